@@ -1,0 +1,30 @@
+package io.agentteams.contracts;
+
+import java.util.List;
+
+/** Kafka topic names. Every event is keyed by its team id. */
+public final class Topics {
+
+  /** Team lifecycle, roster and public state events, published by team-service. */
+  public static final String TEAM_EVENTS = "agentteams.team.events";
+
+  /** Message, delivery and read events, published by mailbox-service. */
+  public static final String MAILBOX_EVENTS = "agentteams.mailbox.events";
+
+  /** Task board events, published by task-board-service. */
+  public static final String TASK_EVENTS = "agentteams.taskboard.events";
+
+  /** Job, admission and dispatch events, published by scheduler-service. */
+  public static final String SCHEDULER_EVENTS = "agentteams.scheduler.events";
+
+  /** Every topic that carries domain events, in a fixed order. */
+  public static final List<String> EVENT_TOPICS =
+      List.of(TEAM_EVENTS, MAILBOX_EVENTS, TASK_EVENTS, SCHEDULER_EVENTS);
+
+  /** The dead-letter topic for events a consumer of {@code topic} could not process. */
+  public static String deadLetter(String topic) {
+    return topic + ".DLT";
+  }
+
+  private Topics() {}
+}

@@ -1,0 +1,166 @@
+package io.agentteams.platform.consumer;
+
+import io.agentteams.contracts.Topics;
+import io.agentteams.platform.event.EventCodec;
+import io.agentteams.platform.event.EventEnvelope;
+import io.agentteams.platform.event.MalformedEventException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.core.KafkaOperations;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.ContainerProperties;
+import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
+import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.kafka.listener.MessageListener;
+import org.springframework.kafka.support.ExponentialBackOffWithMaxRetries;
+
+/**
+ * One Kafka listener container per {@link EventSubscription}. Each record is read as an envelope
+ * and applied through the {@link IdempotentConsumer}; a failing event is retried with back-off
+ * while the partition waits (order is kept), then sent to {@code <topic>.DLT} with the reason in
+ * its headers, and the consumer moves on. Bytes that are not an envelope go there at once.
+ */
+public final class EventListeners implements SmartLifecycle {
+
+  private static final Logger log = LoggerFactory.getLogger(EventListeners.class);
+
+  private final Map<String, ConcurrentMessageListenerContainer<String, String>> containers =
+      new LinkedHashMap<>();
+  private volatile boolean running;
+
+  public EventListeners(
+      String applicationName,
+      Map<String, Object> consumerProperties,
+      List<EventSubscription> subscriptions,
+      IdempotentConsumer consumer,
+      EventCodec codec,
+      KafkaOperations<Object, Object> deadLetters,
+      ConsumerProperties properties,
+      MeterRegistry meters) {
+    Map<String, Object> config = new LinkedHashMap<>(consumerProperties);
+    config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+    config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    config.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    DefaultKafkaConsumerFactory<String, String> factory = new DefaultKafkaConsumerFactory<>(config);
+    for (EventSubscription subscription : subscriptions) {
+      if (containers.containsKey(subscription.name())) {
+        throw new IllegalStateException("two subscriptions named " + subscription.name());
+      }
+      String group = applicationName + "." + subscription.name();
+      Counter applied = counter(meters, subscription, "applied");
+      Counter duplicates = counter(meters, subscription, "duplicate");
+      Counter deadLettered = counter(meters, subscription, "dead-lettered");
+      ContainerProperties container =
+          new ContainerProperties(subscription.topics().toArray(String[]::new));
+      container.setGroupId(group);
+      container.setClientId(group);
+      container.setAckMode(ContainerProperties.AckMode.BATCH);
+      container.setMessageListener(
+          (MessageListener<String, String>)
+              record -> {
+                EventEnvelope event = codec.read(record.value());
+                Boolean fresh =
+                    consumer
+                        .process(group, event, subscription.handler())
+                        .block(properties.handlerTimeout());
+                (Boolean.TRUE.equals(fresh) ? applied : duplicates).increment();
+              });
+      ConcurrentMessageListenerContainer<String, String> listener =
+          new ConcurrentMessageListenerContainer<>(factory, container);
+      listener.setConcurrency(subscription.concurrency());
+      listener.setBeanName(group);
+      listener.setCommonErrorHandler(
+          errorHandler(deadLetters, properties, subscription.name(), deadLettered));
+      containers.put(subscription.name(), listener);
+    }
+  }
+
+  private static Counter counter(MeterRegistry meters, EventSubscription s, String outcome) {
+    return Counter.builder("agentteams.consumer.events")
+        .description("Events seen by a subscription, by outcome")
+        .tag("subscription", s.name())
+        .tag("outcome", outcome)
+        .register(meters);
+  }
+
+  private static DefaultErrorHandler errorHandler(
+      KafkaOperations<Object, Object> deadLetters,
+      ConsumerProperties properties,
+      String subscription,
+      Counter deadLettered) {
+    DeadLetterPublishingRecoverer recoverer =
+        new DeadLetterPublishingRecoverer(
+            deadLetters,
+            (ConsumerRecord<?, ?> record, Exception error) -> {
+              deadLettered.increment();
+              log.error(
+                  "subscription {} gives up on {}-{}@{}: {}",
+                  subscription,
+                  record.topic(),
+                  record.partition(),
+                  record.offset(),
+                  rootMessage(error));
+              return new TopicPartition(Topics.deadLetter(record.topic()), -1);
+            });
+    ExponentialBackOffWithMaxRetries backOff =
+        new ExponentialBackOffWithMaxRetries(properties.retries());
+    backOff.setInitialInterval(properties.initialBackoff().toMillis());
+    backOff.setMultiplier(2.0);
+    backOff.setMaxInterval(properties.maxBackoff().toMillis());
+    DefaultErrorHandler handler = new DefaultErrorHandler(recoverer, backOff);
+    handler.addNotRetryableExceptions(MalformedEventException.class);
+    return handler;
+  }
+
+  private static String rootMessage(Throwable error) {
+    Throwable root = error;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getClass().getSimpleName() + ": " + root.getMessage();
+  }
+
+  /** The container of a subscription, e.g. to stop and restart it in a test. */
+  public ConcurrentMessageListenerContainer<String, String> container(String subscription) {
+    var container = containers.get(subscription);
+    if (container == null) {
+      throw new IllegalArgumentException("no subscription named " + subscription);
+    }
+    return container;
+  }
+
+  @Override
+  public void start() {
+    containers.values().forEach(ConcurrentMessageListenerContainer::start);
+    running = true;
+  }
+
+  @Override
+  public void stop() {
+    containers.values().forEach(ConcurrentMessageListenerContainer::stop);
+    running = false;
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running;
+  }
+
+  @Override
+  public int getPhase() {
+    // Start after the web server and the relay, stop before them.
+    return SmartLifecycle.DEFAULT_PHASE - 1024;
+  }
+}

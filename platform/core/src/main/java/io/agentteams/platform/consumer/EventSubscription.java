@@ -1,0 +1,34 @@
+package io.agentteams.platform.consumer;
+
+import java.util.List;
+
+/**
+ * A named consumer of one or more topics. Each subscription is its own Kafka consumer group ({@code
+ * <application>.<name>}) and its own deduplication scope.
+ *
+ * @param name unique within the service, e.g. {@code roster}
+ * @param topics the topics it reads
+ * @param concurrency listener threads (at most the topics' partition count is useful)
+ * @param handler applies each event
+ */
+public record EventSubscription(
+    String name, List<String> topics, int concurrency, EventHandler handler) {
+
+  public EventSubscription {
+    if (!name.matches("[a-z][a-z0-9-]{0,62}")) {
+      throw new IllegalArgumentException("subscription name must be lowercase kebab-case: " + name);
+    }
+    topics = List.copyOf(topics);
+    if (topics.isEmpty()) {
+      throw new IllegalArgumentException("subscription " + name + " reads no topic");
+    }
+    if (concurrency < 1) {
+      throw new IllegalArgumentException("subscription " + name + " needs at least one thread");
+    }
+  }
+
+  /** A subscription with one listener thread. */
+  public static EventSubscription of(String name, String topic, EventHandler handler) {
+    return new EventSubscription(name, List.of(topic), 1, handler);
+  }
+}

@@ -1,0 +1,62 @@
+package io.agentteams.platform.identity;
+
+import java.util.Objects;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/** Who is calling, as verified at the edge and re-verified by every service. */
+public sealed interface Caller {
+
+  /** The owner whose resources this caller may touch; services use it for every check. */
+  String ownerId();
+
+  /** A person who owns teams. */
+  record Owner(String ownerId) implements Caller {
+    public Owner {
+      requireText(ownerId, "owner id");
+    }
+  }
+
+  /**
+   * An agent acting as exactly one member of one team, optionally within one job.
+   *
+   * @param ownerId the team's owner
+   * @param teamId the team
+   * @param member the member's name in that team
+   * @param jobId the job the token was minted for, if any
+   */
+  record Member(String ownerId, UUID teamId, String member, @Nullable UUID jobId)
+      implements Caller {
+    public Member {
+      requireText(ownerId, "owner id");
+      Objects.requireNonNull(teamId, "team id");
+      requireText(member, "member");
+    }
+  }
+
+  /** An agent worker that runs the jobs of one registered agent. */
+  record Worker(String ownerId, String agentId) implements Caller {
+    public Worker {
+      requireText(ownerId, "owner id");
+      requireText(agentId, "agent id");
+    }
+  }
+
+  /** Another service of this system, acting on its own behalf. */
+  record Service(String name) implements Caller {
+    public Service {
+      requireText(name, "service name");
+    }
+
+    @Override
+    public String ownerId() {
+      return "service:" + name;
+    }
+  }
+
+  private static void requireText(@Nullable String value, String what) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(what + " is required");
+    }
+  }
+}

@@ -1,0 +1,91 @@
+package io.agentteams.platform.outbox;
+
+import io.agentteams.contracts.EventPayload;
+import io.agentteams.platform.event.EventCodec;
+import io.agentteams.platform.event.EventEnvelope;
+import io.agentteams.platform.event.TraceContext;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.NoTransactionException;
+import org.springframework.transaction.reactive.TransactionSynchronizationManager;
+import reactor.core.publisher.Mono;
+
+/**
+ * Writes events into the outbox table inside the caller's transaction, so an event exists if and
+ * only if the change it describes committed.
+ *
+ * <p>Appending takes a transaction-scoped advisory lock on the event's key: two transactions that
+ * write events for the same team therefore commit their rows in id order, which is the order the
+ * relay publishes them in.
+ */
+public final class Outbox {
+
+  /** Lanes the keys are spread over; the migration creates one row per lane. */
+  public static final int LANES = 32;
+
+  /** Advisory lock namespace for per-key ordering (the first half of the two-int lock key). */
+  static final int KEY_LOCK_NAMESPACE = 0x0A7E_0001;
+
+  private static final String INSERT =
+      """
+      WITH key_lock AS (SELECT pg_advisory_xact_lock(:namespace, hashtext(:key)))
+      INSERT INTO platform.outbox (event_id, topic, message_key, lane, event_type, payload, traceparent)
+      SELECT :eventId, :topic, :key, (hashtext(:key) & 2147483647) % :lanes, :type, :payload, :traceparent
+      FROM key_lock
+      """;
+
+  private final DatabaseClient db;
+  private final EventCodec codec;
+
+  public Outbox(DatabaseClient db, EventCodec codec) {
+    this.db = db;
+    this.codec = codec;
+  }
+
+  /**
+   * Appends an event about a team to the outbox within the current transaction.
+   *
+   * @param topic where the relay publishes it
+   * @param teamId the team the event concerns (the Kafka key)
+   * @param ownerId the team's owner
+   * @param sequence the aggregate's revision after this change
+   * @param payload the event data
+   * @return the envelope as written
+   */
+  public Mono<EventEnvelope> append(
+      String topic, String teamId, String ownerId, long sequence, EventPayload payload) {
+    return Mono.deferContextual(
+        context -> {
+          TraceContext trace = context.getOrDefault(TraceContext.CONTEXT_KEY, null);
+          EventEnvelope envelope = codec.envelope(payload, teamId, ownerId, sequence, trace);
+          return append(topic, envelope);
+        });
+  }
+
+  /** Appends a ready-made envelope within the current transaction. */
+  public Mono<EventEnvelope> append(String topic, EventEnvelope envelope) {
+    DatabaseClient.GenericExecuteSpec insert =
+        db.sql(INSERT)
+            .bind("namespace", KEY_LOCK_NAMESPACE)
+            .bind("key", envelope.teamId())
+            .bind("lanes", LANES)
+            .bind("eventId", envelope.eventId())
+            .bind("topic", topic)
+            .bind("type", envelope.type())
+            .bind("payload", codec.write(envelope));
+    insert =
+        envelope.trace() == null
+            ? insert.bindNull("traceparent", String.class)
+            : insert.bind("traceparent", envelope.trace().traceparent());
+    return requireTransaction().then(insert.fetch().rowsUpdated()).thenReturn(envelope);
+  }
+
+  private static Mono<Void> requireTransaction() {
+    return TransactionSynchronizationManager.forCurrentTransaction()
+        .filter(TransactionSynchronizationManager::isActualTransactionActive)
+        .switchIfEmpty(
+            Mono.error(
+                new NoTransactionException(
+                    "an outbox row must be written in the transaction of the change it describes")))
+        .then();
+  }
+}

@@ -1,0 +1,60 @@
+package io.agentteams.platform.outbox;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * How the outbox relay publishes and how long published rows are kept.
+ *
+ * @param relayEnabled whether this instance runs a relay (several may run at once)
+ * @param pollInterval how often the relay looks for rows when no notification woke it
+ * @param batchSize rows published per lane claim
+ * @param concurrency lanes this instance drains at the same time
+ * @param stepTimeout the longest one claim-publish-mark step may take before it is abandoned
+ * @param retryBackoff the first pause of a lane whose publish failed; doubles per attempt
+ * @param maxRetryBackoff the longest such pause
+ * @param retention how long published rows are kept before pruning
+ * @param pruneInterval how often published rows and old processed-event marks are pruned
+ */
+@Validated
+@ConfigurationProperties("agentteams.outbox")
+public record OutboxProperties(
+    @DefaultValue("true") boolean relayEnabled,
+    @DefaultValue("1s") Duration pollInterval,
+    @DefaultValue("500") int batchSize,
+    @DefaultValue("4") int concurrency,
+    @DefaultValue("30s") Duration stepTimeout,
+    @DefaultValue("200ms") Duration retryBackoff,
+    @DefaultValue("30s") Duration maxRetryBackoff,
+    @DefaultValue("24h") Duration retention,
+    @DefaultValue("1m") Duration pruneInterval) {
+
+  public OutboxProperties {
+    if (batchSize < 1 || batchSize > 10_000) {
+      throw new IllegalArgumentException("agentteams.outbox.batch-size must be 1..10000");
+    }
+    if (concurrency < 1 || concurrency > Outbox.LANES) {
+      throw new IllegalArgumentException(
+          "agentteams.outbox.concurrency must be 1.." + Outbox.LANES);
+    }
+    if (pollInterval.isNegative() || pollInterval.isZero()) {
+      throw new IllegalArgumentException("agentteams.outbox.poll-interval must be positive");
+    }
+  }
+
+  /** Defaults as documented, for code that builds a relay without Spring. */
+  public static OutboxProperties defaults() {
+    return new OutboxProperties(
+        true,
+        Duration.ofSeconds(1),
+        500,
+        4,
+        Duration.ofSeconds(30),
+        Duration.ofMillis(200),
+        Duration.ofSeconds(30),
+        Duration.ofHours(24),
+        Duration.ofMinutes(1));
+  }
+}

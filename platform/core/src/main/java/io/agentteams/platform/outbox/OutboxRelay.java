@@ -1,0 +1,415 @@
+package io.agentteams.platform.outbox;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.r2dbc.postgresql.api.PostgresqlConnection;
+import io.r2dbc.spi.Connection;
+import io.r2dbc.spi.ConnectionFactory;
+import io.r2dbc.spi.Wrapped;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import reactor.core.Disposable;
+import reactor.core.Disposables;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Schedulers;
+import reactor.util.retry.Retry;
+
+/**
+ * Publishes outbox rows to Kafka and marks them published only after the broker acknowledged them.
+ *
+ * <p>One step claims a lane with {@code FOR UPDATE SKIP LOCKED}, publishes the lane's oldest
+ * pending rows in id order, waits for every acknowledgement, marks the acknowledged prefix
+ * published and commits. The lane's row lock is held for the whole step, so any number of relays
+ * (in this process or in other replicas) can run at once while each key's events are still
+ * published by one relay at a time, in order. A relay that dies mid-step holds no lock any more
+ * (its connection is gone) and its rows are published again by the next step: at least once, in
+ * order, and consumers deduplicate.
+ *
+ * <p>The relay wakes on commit through Postgres {@code LISTEN/NOTIFY}; polling every {@code
+ * poll-interval} is the safety net.
+ */
+public final class OutboxRelay implements AutoCloseable {
+
+  static final String CHANNEL = "agentteams_outbox";
+  private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
+
+  private static final String CLAIM_LANE =
+      """
+      SELECT l.lane FROM platform.outbox_lane l
+      WHERE l.retry_at <= now()
+        AND EXISTS (SELECT 1 FROM platform.outbox o WHERE o.lane = l.lane AND o.status = 'PENDING')
+      ORDER BY l.last_claimed_at
+      LIMIT 1
+      FOR UPDATE OF l SKIP LOCKED
+      """;
+
+  private static final String LOAD_BATCH =
+      """
+      SELECT id, event_id, topic, message_key, event_type, payload, traceparent, created_at
+      FROM platform.outbox
+      WHERE lane = :lane AND status = 'PENDING'
+      ORDER BY id
+      LIMIT :limit
+      """;
+
+  private static final String MARK_PUBLISHED =
+      """
+      UPDATE platform.outbox
+      SET status = 'PUBLISHED', published_at = now(), last_attempt_at = now(),
+          attempts = attempts + 1, last_error = NULL
+      WHERE id = ANY(:ids)
+      """;
+
+  private static final String RECORD_FAILURE =
+      """
+      UPDATE platform.outbox
+      SET attempts = attempts + 1, last_attempt_at = now(), last_error = :error
+      WHERE id = :id
+      RETURNING attempts
+      """;
+
+  private static final String RELEASE_LANE =
+      """
+      UPDATE platform.outbox_lane
+      SET last_claimed_at = clock_timestamp(),
+          retry_at = clock_timestamp() + make_interval(secs => :backoffSeconds)
+      WHERE lane = :lane
+      """;
+
+  private final ConnectionFactory connectionFactory;
+  private final DatabaseClient db;
+  private final TransactionalOperator transactions;
+  private final Producer<String, String> producer;
+  private final OutboxProperties properties;
+  private final RelayCheckpoint checkpoint;
+  private final Sinks.Many<Boolean> wakeups = Sinks.many().unicast().onBackpressureBuffer();
+  private final AtomicBoolean running = new AtomicBoolean();
+  private final Disposable.Composite subscriptions = Disposables.composite();
+  private final Counter published;
+  private final java.util.concurrent.atomic.AtomicLong publishedHere =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final Counter failures;
+  private final Timer lag;
+
+  public OutboxRelay(
+      ConnectionFactory connectionFactory,
+      TransactionalOperator transactions,
+      Producer<String, String> producer,
+      OutboxProperties properties,
+      RelayCheckpoint checkpoint,
+      MeterRegistry meters) {
+    this.connectionFactory = connectionFactory;
+    this.db = DatabaseClient.create(connectionFactory);
+    this.transactions = transactions;
+    this.producer = producer;
+    this.properties = properties;
+    this.checkpoint = checkpoint;
+    this.published =
+        Counter.builder("agentteams.outbox.published")
+            .description("Outbox rows published and acknowledged by the broker")
+            .register(meters);
+    this.failures =
+        Counter.builder("agentteams.outbox.publish.failures")
+            .description("Outbox publish attempts that failed and will be retried")
+            .register(meters);
+    this.lag =
+        Timer.builder("agentteams.outbox.lag")
+            .description("Time from an outbox row's transaction to the broker's acknowledgement")
+            .publishPercentileHistogram()
+            .register(meters);
+  }
+
+  /** Starts listening for commits and draining; idempotent. */
+  public void start() {
+    if (!running.compareAndSet(false, true)) {
+      return;
+    }
+    subscriptions.add(
+        listenForCommits().subscribe(n -> wake(), e -> log.error("outbox listener stopped", e)));
+    subscriptions.add(
+        Flux.merge(
+                wakeups.asFlux(),
+                Flux.interval(Duration.ZERO, properties.pollInterval()).map(tick -> true))
+            .onBackpressureLatest()
+            .concatMap(signal -> drain(), 1)
+            .subscribe(n -> {}, e -> log.error("outbox relay stopped", e)));
+  }
+
+  /** Asks the relay to look for rows now. */
+  public void wake() {
+    wakeups.tryEmitNext(Boolean.TRUE);
+  }
+
+  /**
+   * Publishes until no claimable lane has pending rows.
+   *
+   * @return the number of rows published
+   */
+  public Mono<Long> drain() {
+    return Flux.range(0, properties.concurrency())
+        .flatMap(worker -> drainLanes())
+        .reduce(0L, Long::sum)
+        .onErrorResume(
+            e -> {
+              log.warn("outbox drain failed; polling will retry: {}", e.toString());
+              return Mono.just(0L);
+            });
+  }
+
+  private Mono<Long> drainLanes() {
+    return Mono.defer(this::publishOneLane)
+        .repeat()
+        .takeWhile(count -> count > 0)
+        .reduce(0L, Long::sum);
+  }
+
+  /**
+   * One step: claim a lane, publish its oldest pending rows, mark the acknowledged ones, commit.
+   *
+   * @return rows published, 0 when no lane was claimable
+   */
+  Mono<Integer> publishOneLane() {
+    Mono<Integer> step =
+        db.sql(CLAIM_LANE)
+            .map(row -> row.get("lane", Short.class))
+            .one()
+            .flatMap(
+                lane ->
+                    loadBatch(lane)
+                        .flatMap(rows -> publish(rows).flatMap(outcome -> settle(lane, outcome))))
+            .defaultIfEmpty(0);
+    return transactions.transactional(step).timeout(properties.stepTimeout());
+  }
+
+  private Mono<List<OutboxRow>> loadBatch(short lane) {
+    return db.sql(LOAD_BATCH)
+        .bind("lane", lane)
+        .bind("limit", properties.batchSize())
+        .map(
+            row ->
+                new OutboxRow(
+                    row.get("id", Long.class),
+                    row.get("topic", String.class),
+                    row.get("message_key", String.class),
+                    row.get("event_id", java.util.UUID.class).toString(),
+                    row.get("event_type", String.class),
+                    row.get("payload", String.class),
+                    row.get("traceparent", String.class),
+                    row.get("created_at", OffsetDateTime.class).toInstant()))
+        .all()
+        .collectList();
+  }
+
+  /** Sends every row in order, then waits for all acknowledgements. */
+  private Mono<PublishOutcome> publish(List<OutboxRow> rows) {
+    return Mono.fromCallable(() -> sendInOrder(rows))
+        .subscribeOn(Schedulers.boundedElastic())
+        .flatMap(
+            futures ->
+                Mono.fromFuture(
+                        CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
+                            .handle((ignored, error) -> futures))
+                    .map(done -> PublishOutcome.of(rows, done)));
+  }
+
+  private List<CompletableFuture<RecordMetadata>> sendInOrder(List<OutboxRow> rows) {
+    List<CompletableFuture<RecordMetadata>> futures = new ArrayList<>(rows.size());
+    for (OutboxRow row : rows) {
+      CompletableFuture<RecordMetadata> future = new CompletableFuture<>();
+      futures.add(future);
+      try {
+        ProducerRecord<String, String> record =
+            new ProducerRecord<>(row.topic(), row.key(), row.payload());
+        record.headers().add(header("event_id", row.eventId()));
+        record.headers().add(header("event_type", row.eventType()));
+        if (row.traceparent() != null) {
+          record.headers().add(header("traceparent", row.traceparent()));
+        }
+        producer.send(
+            record,
+            (metadata, error) -> {
+              if (error != null) {
+                future.completeExceptionally(error);
+              } else {
+                future.complete(metadata);
+              }
+            });
+      } catch (RuntimeException e) {
+        future.completeExceptionally(e);
+        // Later rows of this lane must not overtake the one that failed.
+        break;
+      }
+    }
+    return futures;
+  }
+
+  private static RecordHeader header(String name, String value) {
+    return new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private Mono<Integer> settle(short lane, PublishOutcome outcome) {
+    List<Long> acknowledged = outcome.acknowledgedIds();
+    Mono<Void> markAcknowledged =
+        acknowledged.isEmpty()
+            ? Mono.empty()
+            : checkpoint
+                .afterAcknowledged(acknowledged)
+                .then(
+                    db.sql(MARK_PUBLISHED)
+                        .bind("ids", acknowledged.toArray(Long[]::new))
+                        .fetch()
+                        .rowsUpdated())
+                .then();
+    Mono<Double> backoff =
+        outcome.failed() == null
+            ? Mono.just(0.0)
+            : db.sql(RECORD_FAILURE)
+                .bind("id", outcome.failed().id())
+                .bind("error", describe(outcome.error()))
+                .map(row -> row.get("attempts", Integer.class))
+                .one()
+                .map(this::backoffSeconds);
+    return markAcknowledged
+        .then(backoff)
+        .flatMap(
+            seconds ->
+                db.sql(RELEASE_LANE)
+                    .bind("lane", lane)
+                    .bind("backoffSeconds", seconds)
+                    .fetch()
+                    .rowsUpdated())
+        .then(
+            Mono.fromRunnable(
+                () -> {
+                  Instant now = Instant.now();
+                  published.increment(acknowledged.size());
+                  publishedHere.addAndGet(acknowledged.size());
+                  for (OutboxRow row : outcome.acknowledgedRows()) {
+                    lag.record(Duration.between(row.createdAt(), now));
+                  }
+                  if (outcome.failed() != null) {
+                    failures.increment();
+                    log.warn(
+                        "outbox row {} ({}) not acknowledged; lane {} retries later: {}",
+                        outcome.failed().id(),
+                        outcome.failed().eventType(),
+                        lane,
+                        describe(outcome.error()));
+                  }
+                }))
+        .thenReturn(acknowledged.size());
+  }
+
+  private double backoffSeconds(int attempts) {
+    long base = properties.retryBackoff().toMillis();
+    long millis = base << Math.min(attempts - 1, 20);
+    return Math.min(millis, properties.maxRetryBackoff().toMillis()) / 1000.0;
+  }
+
+  private static String describe(@Nullable Throwable error) {
+    if (error == null) {
+      return "unknown";
+    }
+    String text = error.getClass().getSimpleName() + ": " + error.getMessage();
+    return text.length() > 2000 ? text.substring(0, 2000) : text;
+  }
+
+  /** Holds a connection that listens for commit notifications, reconnecting when it drops. */
+  private Flux<Boolean> listenForCommits() {
+    ConnectionFactory direct = unwrap(connectionFactory);
+    return Flux.usingWhen(
+            Mono.from(direct.create()),
+            connection -> {
+              PostgresqlConnection postgres = (PostgresqlConnection) connection;
+              return postgres
+                  .createStatement("LISTEN " + CHANNEL)
+                  .execute()
+                  .flatMap(result -> result.getRowsUpdated())
+                  .then(Mono.fromRunnable(this::wake))
+                  .thenMany(postgres.getNotifications().map(notification -> Boolean.TRUE));
+            },
+            Connection::close)
+        .retryWhen(
+            Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200))
+                .maxBackoff(Duration.ofSeconds(10))
+                .doBeforeRetry(
+                    signal ->
+                        log.warn("outbox listener reconnecting: {}", signal.failure().toString())))
+        .repeat(running::get);
+  }
+
+  private static ConnectionFactory unwrap(ConnectionFactory factory) {
+    ConnectionFactory current = factory;
+    while (current instanceof Wrapped<?> wrapped
+        && wrapped.unwrap() instanceof ConnectionFactory inner) {
+      current = inner;
+    }
+    return current;
+  }
+
+  /** Rows this relay instance published since it was created. */
+  public long publishedCount() {
+    return publishedHere.get();
+  }
+
+  /** Stops listening and draining; a step in flight is cancelled and rolls back. */
+  @Override
+  public void close() {
+    running.set(false);
+    subscriptions.dispose();
+  }
+
+  record OutboxRow(
+      long id,
+      String topic,
+      String key,
+      String eventId,
+      String eventType,
+      String payload,
+      @Nullable String traceparent,
+      Instant createdAt) {}
+
+  /** Which rows the broker acknowledged: a prefix, up to the first that failed. */
+  record PublishOutcome(
+      List<OutboxRow> acknowledgedRows, @Nullable OutboxRow failed, @Nullable Throwable error) {
+
+    static PublishOutcome of(
+        List<OutboxRow> rows, List<CompletableFuture<RecordMetadata>> futures) {
+      List<OutboxRow> acknowledged = new ArrayList<>();
+      for (int i = 0; i < rows.size(); i++) {
+        if (i >= futures.size()) {
+          return new PublishOutcome(acknowledged, rows.get(i), null);
+        }
+        CompletableFuture<RecordMetadata> future = futures.get(i);
+        if (future.isCompletedExceptionally()) {
+          Throwable error = future.handle((ok, e) -> e).join();
+          return new PublishOutcome(acknowledged, rows.get(i), error);
+        }
+        acknowledged.add(rows.get(i));
+      }
+      return new PublishOutcome(acknowledged, null, null);
+    }
+
+    List<Long> acknowledgedIds() {
+      return acknowledgedRows.stream().map(OutboxRow::id).toList();
+    }
+  }
+}

@@ -1,0 +1,94 @@
+package io.agentteams.platform.problem;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A request that cannot be done, with a stable code and the facts a caller needs to react. Plain
+ * Java so that domain code can throw it; the web layer renders it as Problem Details with the
+ * status of its {@link Kind}.
+ */
+public class ProblemException extends RuntimeException {
+
+  /** What kind of problem, which decides the HTTP status. */
+  public enum Kind {
+    INVALID(400, "Invalid request"),
+    UNAUTHENTICATED(401, "Authentication required"),
+    FORBIDDEN(403, "Not allowed"),
+    NOT_FOUND(404, "Not found"),
+    CONFLICT(409, "Conflict"),
+    PAYLOAD_TOO_LARGE(413, "Payload too large"),
+    LIMIT_EXCEEDED(422, "Limit exceeded"),
+    TOO_MANY_REQUESTS(429, "Too many requests"),
+    UNAVAILABLE(503, "Temporarily unavailable");
+
+    private final int status;
+    private final String title;
+
+    Kind(int status, String title) {
+      this.status = status;
+      this.title = title;
+    }
+
+    public int status() {
+      return status;
+    }
+
+    public String title() {
+      return title;
+    }
+  }
+
+  private final Kind kind;
+  private final String code;
+  private final Map<String, @Nullable Object> properties;
+
+  /**
+   * @param kind decides the status
+   * @param code a stable kebab-case name for this problem, e.g. {@code team-limit}
+   * @param detail a sentence for people
+   * @param properties facts for programs, e.g. the limit and the actual value
+   */
+  public ProblemException(
+      Kind kind, String code, String detail, Map<String, ? extends @Nullable Object> properties) {
+    super(detail);
+    this.kind = kind;
+    this.code = code;
+    this.properties = new LinkedHashMap<>(properties);
+  }
+
+  public ProblemException(Kind kind, String code, String detail) {
+    this(kind, code, detail, Map.of());
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  public String code() {
+    return code;
+  }
+
+  public String detail() {
+    return getMessage();
+  }
+
+  public Map<String, @Nullable Object> properties() {
+    return Map.copyOf(properties);
+  }
+
+  /** Something that does not exist, or that the caller may not know exists. */
+  public static ProblemException notFound(String what, Object id) {
+    return new ProblemException(
+        Kind.NOT_FOUND,
+        what + "-not-found",
+        what + " " + id + " does not exist",
+        Map.of("id", String.valueOf(id)));
+  }
+
+  /** A request that is malformed or breaks a rule of the input. */
+  public static ProblemException invalid(String code, String detail) {
+    return new ProblemException(Kind.INVALID, code, detail);
+  }
+}

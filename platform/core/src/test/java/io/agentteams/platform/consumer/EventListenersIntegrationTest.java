@@ -1,0 +1,137 @@
+package io.agentteams.platform.consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentteams.contracts.Topics;
+import io.agentteams.platform.outbox.OutboxProperties;
+import io.agentteams.platform.outbox.RelayCheckpoint;
+import io.agentteams.platform.support.Effects;
+import io.agentteams.platform.support.PlatformFixture;
+import io.agentteams.platform.support.TestEvent;
+import io.agentteams.platform.support.Writers;
+import io.agentteams.platform.test.RealInfrastructure;
+import io.agentteams.platform.test.TestInfrastructure;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+@RealInfrastructure
+class EventListenersIntegrationTest {
+
+  private static final ConsumerProperties FAST_RETRIES =
+      new ConsumerProperties(
+          2,
+          Duration.ofMillis(50),
+          Duration.ofMillis(200),
+          Duration.ofSeconds(30),
+          Duration.ofDays(14));
+
+  private PlatformFixture fixture;
+  private Writers writers;
+  private Effects effects;
+
+  @BeforeEach
+  void setUp(TestInfrastructure infrastructure) {
+    fixture = new PlatformFixture(infrastructure, "listeners");
+    writers = new Writers(fixture);
+    effects = new Effects(fixture);
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    fixture.close();
+  }
+
+  @Test
+  void poisonEventsLandOnTheDeadLetterTopicWithTheReasonAndTheConsumerMovesOn() throws Exception {
+    String topic = PlatformFixture.topic("poison");
+    String deadLetters = Topics.deadLetter(topic);
+    fixture.infrastructure.createTopics(1, List.of(topic, deadLetters));
+    EventHandler failsOnPoison =
+        event -> {
+          if (fixture.codec.data(event, TestEvent.class).filler().equals("poison")) {
+            return Mono.error(new IllegalStateException("handler cannot apply this event"));
+          }
+          return effects.logAs("poison-test").handle(event);
+        };
+    var listeners =
+        fixture.listeners(
+            FAST_RETRIES,
+            List.of(new EventSubscription("poison-test", List.of(topic), 1, failsOnPoison)));
+    listeners.start();
+
+    try (var producer = fixture.relayProducer()) {
+      producer.send(new ProducerRecord<>(topic, "team-p", "this is not an envelope")).get();
+    }
+    writers.write(topic, "team-p", "poison").block();
+    writers.write(topic, "team-p", "fine").block();
+    fixture.relay(OutboxProperties.defaults(), RelayCheckpoint.NONE).drain().block();
+
+    var dlt = fixture.rawConsumer(List.of(deadLetters));
+    var dead =
+        PlatformFixture.readUntil(
+            dlt, new ArrayList<>(), r -> r.size() >= 2, Duration.ofSeconds(60));
+    assertThat(dead).extracting(r -> r.value()).first().isEqualTo("this is not an envelope");
+    String firstReason =
+        new String(
+            dead.get(0).headers().lastHeader("kafka_dlt-exception-message").value(),
+            StandardCharsets.UTF_8);
+    String secondReason =
+        new String(
+            dead.get(1).headers().lastHeader("kafka_dlt-exception-message").value(),
+            StandardCharsets.UTF_8);
+    assertThat(firstReason).contains("not an event envelope");
+    assertThat(secondReason).contains("handler cannot apply this event");
+
+    // The good event after the poison ones was applied.
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> effects.count("poison-test") == 1);
+    assertThat(
+            fixture
+                .meters
+                .counter(
+                    "agentteams.consumer.events",
+                    "subscription",
+                    "poison-test",
+                    "outcome",
+                    "dead-lettered")
+                .count())
+        .isEqualTo(2);
+  }
+
+  @Test
+  void aRestartedConsumerAppliesEveryEventOnceInEachKeysOrder() {
+    String topic = PlatformFixture.topic("restart");
+    fixture.infrastructure.createTopics(4, List.of(topic, Topics.deadLetter(topic)));
+    var listeners =
+        fixture.listeners(
+            FAST_RETRIES,
+            List.of(
+                new EventSubscription(
+                    "restart-test", List.of(topic), 2, effects.logAs("restart-test"))));
+    fixture.relay(OutboxProperties.defaults(), RelayCheckpoint.NONE).start();
+    listeners.start();
+    for (int round = 0; round < 3; round++) {
+      for (int i = 0; i < 100; i++) {
+        writers.write(topic, "team-" + (i % 5), "r" + round).block();
+      }
+      listeners.container("restart-test").stop();
+      listeners.container("restart-test").start();
+    }
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> effects.distinctEvents("restart-test") == 300);
+    assertThat(effects.count("restart-test")).isEqualTo(300);
+    for (int k = 0; k < 5; k++) {
+      List<Long> order = effects.appliedOrder("restart-test", "team-" + k);
+      assertThat(order).isSorted().hasSize(60);
+    }
+  }
+}

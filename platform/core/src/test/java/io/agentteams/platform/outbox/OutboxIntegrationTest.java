@@ -1,0 +1,305 @@
+package io.agentteams.platform.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.agentteams.contracts.Topics;
+import io.agentteams.platform.consumer.ConsumerProperties;
+import io.agentteams.platform.consumer.EventSubscription;
+import io.agentteams.platform.event.EventEnvelope;
+import io.agentteams.platform.support.Effects;
+import io.agentteams.platform.support.PlatformFixture;
+import io.agentteams.platform.support.TestEvent;
+import io.agentteams.platform.support.Writers;
+import io.agentteams.platform.test.RealInfrastructure;
+import io.agentteams.platform.test.TestInfrastructure;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.transaction.NoTransactionException;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+@RealInfrastructure
+class OutboxIntegrationTest {
+
+  private static final ConsumerProperties FAST_RETRIES =
+      new ConsumerProperties(
+          2,
+          Duration.ofMillis(50),
+          Duration.ofMillis(200),
+          Duration.ofSeconds(30),
+          Duration.ofDays(14));
+
+  private PlatformFixture fixture;
+  private Writers writers;
+  private Effects effects;
+
+  @BeforeEach
+  void setUp(TestInfrastructure infrastructure) {
+    fixture = new PlatformFixture(infrastructure, "outbox");
+    writers = new Writers(fixture);
+    effects = new Effects(fixture);
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    fixture.close();
+  }
+
+  private static OutboxProperties relayProperties(int batchSize, int concurrency) {
+    OutboxProperties d = OutboxProperties.defaults();
+    return new OutboxProperties(
+        true,
+        Duration.ofMillis(200),
+        batchSize,
+        concurrency,
+        d.stepTimeout(),
+        Duration.ofMillis(100),
+        Duration.ofSeconds(1),
+        d.retention(),
+        d.pruneInterval());
+  }
+
+  @Test
+  void relayKilledAfterTheBrokersAckButBeforeMarkingRowsPublishedLeadsToRedeliveryAndOneEffect() {
+    String topic = PlatformFixture.topic("crash");
+    fixture.infrastructure.createTopics(4, List.of(topic, Topics.deadLetter(topic)));
+    var listeners =
+        fixture.listeners(
+            FAST_RETRIES,
+            List.of(new EventSubscription("effects", List.of(topic), 2, effects.logAs("effects"))));
+    listeners.start();
+    for (int i = 0; i < 60; i++) {
+      writers.write(topic, "team-" + (i % 6), "x").block();
+    }
+
+    List<Long> acknowledgedButUnmarked = new CopyOnWriteArrayList<>();
+    OutboxRelay crashing =
+        fixture.relay(
+            relayProperties(500, 1),
+            ids -> {
+              acknowledgedButUnmarked.addAll(ids);
+              return Mono.error(new IllegalStateException("relay killed before marking"));
+            });
+    crashing.drain().block();
+    crashing.close();
+
+    assertThat(acknowledgedButUnmarked).isNotEmpty();
+    assertThat(pendingRows()).isEqualTo(60);
+
+    OutboxRelay healthy = fixture.relay(relayProperties(500, 2), RelayCheckpoint.NONE);
+    assertThat(healthy.drain().block()).isEqualTo(60);
+    assertThat(pendingRows()).isZero();
+
+    // The broker saw the crashed step's rows twice; the consumer applied every event once.
+    var consumer = fixture.rawConsumer(List.of(topic));
+    var records =
+        PlatformFixture.readUntil(
+            consumer,
+            new ArrayList<>(),
+            r -> r.size() >= 60 + acknowledgedButUnmarked.size(),
+            Duration.ofSeconds(30));
+    Map<String, Integer> copies = new HashMap<>();
+    records.forEach(r -> copies.merge(eventId(r), 1, Integer::sum));
+    assertThat(copies).hasSize(60);
+    assertThat(copies.values().stream().filter(n -> n == 2).count())
+        .isEqualTo(acknowledgedButUnmarked.size());
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                fixture
+                        .meters
+                        .counter(
+                            "agentteams.consumer.events",
+                            "subscription",
+                            "effects",
+                            "outcome",
+                            "duplicate")
+                        .count()
+                    == acknowledgedButUnmarked.size());
+    assertThat(effects.count("effects")).isEqualTo(60);
+    assertThat(effects.distinctEvents("effects")).isEqualTo(60);
+  }
+
+  @Test
+  void twoRelaysAtOncePublishEveryRowOnceKeepingEachKeysOrder() {
+    String topic = PlatformFixture.topic("two-relays");
+    fixture.infrastructure.createTopics(4, List.of(topic));
+    int keys = 40;
+    int events = 2_000;
+    OutboxRelay first = fixture.relay(relayProperties(25, 4), RelayCheckpoint.NONE);
+    OutboxRelay second = fixture.relay(relayProperties(25, 4), RelayCheckpoint.NONE);
+    Flux.range(0, events / 2)
+        .flatMap(i -> writers.write(topic, "team-" + (i % keys), "before"), 8)
+        .blockLast();
+    first.start();
+    second.start();
+    // Keep writing while both relays run.
+    Flux.range(events / 2, events / 2)
+        .flatMap(i -> writers.write(topic, "team-" + (i % keys), "during"), 8)
+        .blockLast();
+
+    var consumer = fixture.rawConsumer(List.of(topic));
+    var records =
+        PlatformFixture.readUntil(
+            consumer, new ArrayList<>(), r -> r.size() >= events, Duration.ofSeconds(60));
+    await().atMost(Duration.ofSeconds(30)).until(() -> pendingRows() == 0);
+
+    Set<String> ids = new HashSet<>();
+    Map<String, List<Long>> positionsByKey = new HashMap<>();
+    for (ConsumerRecord<String, String> record : records) {
+      assertThat(ids.add(eventId(record))).as("published once: %s", eventId(record)).isTrue();
+      TestEvent data = fixture.codec.data(fixture.codec.read(record.value()), TestEvent.class);
+      positionsByKey.computeIfAbsent(record.key(), k -> new ArrayList<>()).add(data.position());
+    }
+    assertThat(ids).hasSize(events);
+    assertThat(positionsByKey).hasSize(keys);
+    positionsByKey.forEach(
+        (key, positions) -> {
+          List<Long> expected = new ArrayList<>();
+          for (long p = 0; p < positions.size(); p++) {
+            expected.add(p);
+          }
+          assertThat(positions).as("order of %s", key).isEqualTo(expected);
+        });
+    assertThat(first.publishedCount()).as("first relay published").isPositive();
+    assertThat(second.publishedCount()).as("second relay published").isPositive();
+    assertThat(first.publishedCount() + second.publishedCount()).isEqualTo(events);
+  }
+
+  @Test
+  void aTransactionThatRollsBackPublishesNothing() {
+    String topic = PlatformFixture.topic("rollback");
+    fixture.infrastructure.createTopics(1, List.of(topic));
+    OutboxRelay relay = fixture.relay(relayProperties(100, 1), RelayCheckpoint.NONE);
+    relay.start();
+
+    Mono<EventEnvelope> doomed =
+        fixture.transactions.transactional(
+            writers
+                .nextPosition("team-r")
+                .flatMap(
+                    p ->
+                        fixture.outbox.append(
+                            topic, "team-r", "owner-1", p, new TestEvent("team-r", p, "doomed")))
+                .then(Mono.error(new IllegalStateException("business rule failed"))));
+    assertThatThrownBy(doomed::block).hasMessageContaining("business rule failed");
+    EventEnvelope marker = writers.write(topic, "team-r", "marker").block();
+
+    var consumer = fixture.rawConsumer(List.of(topic));
+    var records =
+        PlatformFixture.readUntil(
+            consumer,
+            new ArrayList<>(),
+            r -> r.stream().anyMatch(x -> eventId(x).equals(marker.eventId().toString())),
+            Duration.ofSeconds(30));
+    assertThat(records).hasSize(1);
+    assertThat(
+            fixture
+                .codec
+                .data(fixture.codec.read(records.get(0).value()), TestEvent.class)
+                .filler())
+        .isEqualTo("marker");
+  }
+
+  @Test
+  void appendingOutsideATransactionIsRefused() {
+    Mono<EventEnvelope> outside =
+        fixture.outbox.append("any", "team-x", "owner-1", 1, new TestEvent("team-x", 1, "x"));
+    assertThatThrownBy(outside::block).isInstanceOf(NoTransactionException.class);
+    assertThat(pendingRows()).isZero();
+  }
+
+  @Test
+  void aFailedPublishIsRecordedAndHoldsBackTheLaneUntilItSucceeds() {
+    // A topic name Kafka rejects: every send fails at once.
+    String badTopic = "bad topic!";
+    writers.write(badTopic, "team-f", "x").block();
+    OutboxRelay relay = fixture.relay(relayProperties(100, 1), RelayCheckpoint.NONE);
+    assertThat(relay.drain().block()).isZero();
+
+    var row =
+        fixture
+            .db
+            .sql("SELECT status, attempts, last_error FROM platform.outbox")
+            .fetch()
+            .one()
+            .block();
+    assertThat(row).containsEntry("status", "PENDING").containsEntry("attempts", 1);
+    assertThat((String) row.get("last_error")).contains("InvalidTopicException");
+    Boolean laneBacksOff =
+        fixture
+            .db
+            .sql("SELECT bool_or(retry_at > now()) AS backs_off FROM platform.outbox_lane")
+            .map(r -> r.get("backs_off", Boolean.class))
+            .one()
+            .block();
+    assertThat(laneBacksOff).isTrue();
+    assertThat(fixture.meters.counter("agentteams.outbox.publish.failures").count()).isEqualTo(1);
+  }
+
+  @Test
+  void publishedRowsArePrunedAfterTheirRetentionAndPendingOnesAreKept() {
+    String topic = PlatformFixture.topic("prune");
+    fixture.infrastructure.createTopics(1, List.of(topic));
+    for (int i = 0; i < 5; i++) {
+      writers.write(topic, "team-p", "x").block();
+    }
+    fixture.relay(relayProperties(100, 1), RelayCheckpoint.NONE).drain().block();
+    writers.write(topic, "team-p", "still pending").block();
+
+    OutboxProperties d = OutboxProperties.defaults();
+    OutboxProperties noRetention =
+        new OutboxProperties(
+            true,
+            d.pollInterval(),
+            d.batchSize(),
+            d.concurrency(),
+            d.stepTimeout(),
+            d.retryBackoff(),
+            d.maxRetryBackoff(),
+            Duration.ZERO,
+            d.pruneInterval());
+    new PlatformHousekeeping(fixture.db, noRetention, FAST_RETRIES, fixture.meters)
+        .runOnce()
+        .block();
+
+    assertThat(rowCount()).isEqualTo(1);
+    assertThat(pendingRows()).isEqualTo(1);
+    assertThat(fixture.meters.get("agentteams.outbox.pending").gauge().value()).isEqualTo(1.0);
+  }
+
+  private long pendingRows() {
+    return fixture
+        .db
+        .sql("SELECT count(*) AS n FROM platform.outbox WHERE status = 'PENDING'")
+        .map(r -> r.get("n", Long.class))
+        .one()
+        .block();
+  }
+
+  private long rowCount() {
+    return fixture
+        .db
+        .sql("SELECT count(*) AS n FROM platform.outbox")
+        .map(r -> r.get("n", Long.class))
+        .one()
+        .block();
+  }
+
+  private static String eventId(ConsumerRecord<String, String> record) {
+    return new String(record.headers().lastHeader("event_id").value());
+  }
+}

@@ -1,0 +1,184 @@
+package io.agentteams.platform.support;
+
+import io.agentteams.platform.consumer.ConsumerProperties;
+import io.agentteams.platform.consumer.EventListeners;
+import io.agentteams.platform.consumer.EventSubscription;
+import io.agentteams.platform.consumer.IdempotentConsumer;
+import io.agentteams.platform.event.EventCodec;
+import io.agentteams.platform.outbox.Outbox;
+import io.agentteams.platform.outbox.OutboxProperties;
+import io.agentteams.platform.outbox.OutboxRelay;
+import io.agentteams.platform.outbox.RelayCheckpoint;
+import io.agentteams.platform.schema.PlatformSchemaMigration;
+import io.agentteams.platform.test.Database;
+import io.agentteams.platform.test.TestInfrastructure;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.r2dbc.pool.ConnectionPool;
+import io.r2dbc.pool.ConnectionPoolConfiguration;
+import io.r2dbc.spi.ConnectionFactories;
+import io.r2dbc.spi.ConnectionFactoryOptions;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.flywaydb.core.Flyway;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.r2dbc.connection.R2dbcTransactionManager;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.reactive.TransactionalOperator;
+
+/**
+ * The platform's pieces assembled by hand on a fresh database and the shared broker, so a test can
+ * run several relays and consumers side by side and stop them at will.
+ */
+public final class PlatformFixture implements AutoCloseable {
+
+  public final TestInfrastructure infrastructure;
+  public final Database database;
+  public final ConnectionPool connections;
+  public final DatabaseClient db;
+  public final TransactionalOperator transactions;
+  public final EventCodec codec;
+  public final Outbox outbox;
+  public final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+  private final List<AutoCloseable> closeables = new ArrayList<>();
+
+  public PlatformFixture(TestInfrastructure infrastructure, String databasePrefix) {
+    this.infrastructure = infrastructure;
+    this.database = infrastructure.freshDatabase(databasePrefix);
+    new PlatformSchemaMigration()
+        .migrate(
+            Flyway.configure()
+                .dataSource(database.jdbcUrl(), database.username(), database.password())
+                .locations("classpath:db/fixture")
+                .load());
+    ConnectionFactoryOptions options =
+        ConnectionFactoryOptions.parse(database.r2dbcUrl())
+            .mutate()
+            .option(ConnectionFactoryOptions.USER, database.username())
+            .option(ConnectionFactoryOptions.PASSWORD, database.password())
+            .build();
+    this.connections =
+        new ConnectionPool(
+            ConnectionPoolConfiguration.builder(ConnectionFactories.get(options))
+                .maxSize(20)
+                .build());
+    this.db = DatabaseClient.create(connections);
+    this.transactions = TransactionalOperator.create(new R2dbcTransactionManager(connections));
+    this.codec = new EventCodec("fixture", Clock.systemUTC());
+    this.outbox = new Outbox(db, codec);
+  }
+
+  /** A relay on this database, not yet started. */
+  public OutboxRelay relay(OutboxProperties properties, RelayCheckpoint checkpoint) {
+    KafkaProducer<String, String> producer = relayProducer();
+    OutboxRelay relay =
+        new OutboxRelay(connections, transactions, producer, properties, checkpoint, meters);
+    closeables.add(producer);
+    closeables.add(0, relay);
+    return relay;
+  }
+
+  public KafkaProducer<String, String> relayProducer() {
+    return new KafkaProducer<>(
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            infrastructure.kafkaBootstrapServers(),
+            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+            true,
+            ProducerConfig.ACKS_CONFIG,
+            "all",
+            ProducerConfig.LINGER_MS_CONFIG,
+            0,
+            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+            StringSerializer.class,
+            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+            StringSerializer.class));
+  }
+
+  /** Event listeners for the subscriptions, not yet started. */
+  public EventListeners listeners(
+      ConsumerProperties properties, List<EventSubscription> subscriptions) {
+    var template =
+        new KafkaTemplate<Object, Object>(
+            new DefaultKafkaProducerFactory<>(
+                Map.of(
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    infrastructure.kafkaBootstrapServers(),
+                    ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                    StringSerializer.class,
+                    ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                    StringSerializer.class)));
+    EventListeners listeners =
+        new EventListeners(
+            "fixture-" + UUID.randomUUID(),
+            Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, infrastructure.kafkaBootstrapServers()),
+            subscriptions,
+            new IdempotentConsumer(db, transactions),
+            codec,
+            template,
+            properties,
+            meters);
+    closeables.add(0, listeners::stop);
+    return listeners;
+  }
+
+  /** A plain consumer reading the topics from the beginning. */
+  public KafkaConsumer<String, String> rawConsumer(List<String> topics) {
+    KafkaConsumer<String, String> consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                infrastructure.kafkaBootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "raw-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest"),
+            new StringDeserializer(),
+            new StringDeserializer());
+    consumer.subscribe(topics);
+    closeables.add(0, consumer);
+    return consumer;
+  }
+
+  /** Reads records until the predicate holds for what was read, or fails after the timeout. */
+  public static List<ConsumerRecord<String, String>> readUntil(
+      KafkaConsumer<String, String> consumer,
+      List<ConsumerRecord<String, String>> sink,
+      java.util.function.Predicate<List<ConsumerRecord<String, String>>> done,
+      Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!done.test(sink)) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("gave up after " + timeout + " with " + sink.size() + " records");
+      }
+      for (var record : consumer.poll(Duration.ofMillis(100))) {
+        sink.add(record);
+      }
+    }
+    return sink;
+  }
+
+  /** A fresh topic name. */
+  public static String topic(String prefix) {
+    return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  @Override
+  public void close() throws Exception {
+    for (AutoCloseable closeable : closeables) {
+      closeable.close();
+    }
+    connections.dispose();
+  }
+}

@@ -1,0 +1,90 @@
+package io.agentteams.platform.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LocalInfrastructureTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void kafkaKeepsItsDataAcrossARestartOnTheSameDirectory() throws Exception {
+    Path logDir = dir.resolve("kafka");
+    int port = FreePorts.next();
+    int controller = FreePorts.next();
+    try (LocalKafka kafka = LocalKafka.start(logDir, port, controller, 2)) {
+      try (var producer = producer(kafka)) {
+        producer.send(new ProducerRecord<>("kept", "k", "before-restart")).get();
+      }
+    }
+    try (LocalKafka kafka = LocalKafka.start(logDir, port, controller, 2);
+        var consumer = consumer(kafka)) {
+      consumer.subscribe(List.of("kept"));
+      String seen = null;
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (seen == null && System.nanoTime() < deadline) {
+        ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(200));
+        for (var r : records) {
+          seen = r.value();
+        }
+      }
+      assertThat(seen).isEqualTo("before-restart");
+    }
+  }
+
+  @Test
+  void postgresKeepsItsDataAcrossARestartAndListensOnLoopback() throws Exception {
+    Path data = dir.resolve("pg");
+    Path binaries = Path.of(System.getProperty("agentteams.cache.dir", "target/cache"), "pg");
+    int port;
+    try (LocalPostgres pg = LocalPostgres.start(data, binaries, 0)) {
+      port = pg.port();
+      pg.createDatabase("kept");
+      try (var c = DriverManager.getConnection(pg.jdbcUrl("kept"), LocalPostgres.USER, "")) {
+        c.createStatement().execute("CREATE TABLE t(v text); INSERT INTO t VALUES ('x')");
+        var rs = c.createStatement().executeQuery("SHOW listen_addresses");
+        rs.next();
+        assertThat(rs.getString(1)).isEqualTo("127.0.0.1");
+      }
+    }
+    try (LocalPostgres pg = LocalPostgres.start(data, binaries, port);
+        var c = DriverManager.getConnection(pg.jdbcUrl("kept"), LocalPostgres.USER, "")) {
+      var rs = c.createStatement().executeQuery("SELECT v FROM t");
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1)).isEqualTo("x");
+    }
+  }
+
+  private static KafkaProducer<String, String> producer(LocalKafka kafka) {
+    return new KafkaProducer<>(
+        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+        new StringSerializer(),
+        new StringSerializer());
+  }
+
+  private static KafkaConsumer<String, String> consumer(LocalKafka kafka) {
+    return new KafkaConsumer<>(
+        Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+            ConsumerConfig.GROUP_ID_CONFIG, UUID.randomUUID().toString(),
+            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+        new StringDeserializer(),
+        new StringDeserializer());
+  }
+}

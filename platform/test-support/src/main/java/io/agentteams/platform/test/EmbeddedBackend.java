@@ -1,0 +1,114 @@
+package io.agentteams.platform.test;
+
+import io.agentteams.platform.embedded.LocalKafka;
+import io.agentteams.platform.embedded.LocalPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * Kafka in KRaft mode inside this JVM and Postgres from packaged binaries, both on loopback. Data
+ * lives under the cache folder and is removed on exit; data left by a JVM that was killed is
+ * cleaned up (and its postmaster stopped) by the next run.
+ */
+final class EmbeddedBackend implements Backend {
+
+  private static final String OWNER_FILE = "owner.pid";
+
+  private final Path runDir;
+  private final LocalKafka kafka;
+  private final LocalPostgres postgres;
+
+  EmbeddedBackend(Path cacheDir) {
+    Path testRoot = cacheDir.resolve("test-infra");
+    reapOrphans(testRoot);
+    runDir = testRoot.resolve(UUID.randomUUID().toString());
+    try {
+      Files.createDirectories(runDir);
+      Files.writeString(runDir.resolve(OWNER_FILE), Long.toString(ProcessHandle.current().pid()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    postgres = LocalPostgres.start(runDir.resolve("pg"), cacheDir.resolve("pg-binaries"), 0);
+    kafka = LocalKafka.start(runDir.resolve("kafka"), 0, 0, 4);
+  }
+
+  @Override
+  public String kafkaBootstrapServers() {
+    return kafka.bootstrapServers();
+  }
+
+  @Override
+  public Database database(String name) {
+    postgres.createDatabase(name);
+    return new Database(
+        name, postgres.jdbcUrl(name), postgres.r2dbcUrl(name), LocalPostgres.USER, "");
+  }
+
+  @Override
+  public String kind() {
+    return "embedded";
+  }
+
+  @Override
+  public void close() {
+    try {
+      kafka.close();
+    } finally {
+      postgres.close();
+      deleteTree(runDir);
+    }
+  }
+
+  /** Removes run folders whose owning JVM is gone, stopping any postmaster it left running. */
+  private static void reapOrphans(Path testRoot) {
+    if (!Files.isDirectory(testRoot)) {
+      return;
+    }
+    try (Stream<Path> runs = Files.list(testRoot)) {
+      runs.filter(EmbeddedBackend::ownerIsGone).forEach(EmbeddedBackend::reap);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static boolean ownerIsGone(Path run) {
+    try {
+      Path owner = run.resolve(OWNER_FILE);
+      if (!Files.exists(owner)) {
+        return true;
+      }
+      long pid = Long.parseLong(Files.readString(owner, StandardCharsets.US_ASCII).trim());
+      Optional<ProcessHandle> handle = ProcessHandle.of(pid);
+      return handle.isEmpty() || !handle.get().isAlive();
+    } catch (IOException | NumberFormatException e) {
+      return true;
+    }
+  }
+
+  private static void reap(Path run) {
+    try {
+      LocalPostgres.stopOrphanedPostmaster(run.resolve("pg"));
+    } catch (IOException | RuntimeException e) {
+      // The folder is removed anyway; a postmaster that refused to stop has nothing left to serve.
+    }
+    deleteTree(run);
+  }
+
+  private static void deleteTree(Path root) {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
