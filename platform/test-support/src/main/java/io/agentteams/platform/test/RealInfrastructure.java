@@ -19,4 +19,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Documented
 @Inherited
 @ExtendWith(InfrastructureExtension.class)
-public @interface RealInfrastructure {}
+public @interface RealInfrastructure {
+
+  /** The database a Spring application under test uses; none when empty. */
+  String database() default "";
+}

@@ -17,7 +17,6 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * The real Kafka broker and Postgres shared by every test in this JVM. Started on first use,
@@ -94,20 +93,6 @@ public final class TestInfrastructure {
     } catch (TimeoutException e) {
       throw new IllegalStateException("Kafka did not create topics " + names + " in time", e);
     }
-  }
-
-  /**
-   * Points a Spring Boot service at the shared Kafka and at its own database: R2DBC for the
-   * application, JDBC for Flyway.
-   */
-  public void register(DynamicPropertyRegistry registry, Database database) {
-    registry.add("spring.kafka.bootstrap-servers", this::kafkaBootstrapServers);
-    registry.add("spring.r2dbc.url", database::r2dbcUrl);
-    registry.add("spring.r2dbc.username", database::username);
-    registry.add("spring.r2dbc.password", database::password);
-    registry.add("spring.flyway.url", database::jdbcUrl);
-    registry.add("spring.flyway.user", database::username);
-    registry.add("spring.flyway.password", database::password);
   }
 
   /** Decides once whether a Docker engine is reachable, cheaply before asking Testcontainers. */

@@ -1,0 +1,229 @@
+package io.agentteams.platform.messaging;
+
+import io.agentteams.contracts.Topics;
+import io.agentteams.platform.autoconfigure.PlatformAutoConfiguration;
+import io.agentteams.platform.consumer.ConsumerProperties;
+import io.agentteams.platform.consumer.EventListeners;
+import io.agentteams.platform.consumer.EventSubscription;
+import io.agentteams.platform.consumer.IdempotentConsumer;
+import io.agentteams.platform.event.EventCodec;
+import io.agentteams.platform.outbox.Outbox;
+import io.agentteams.platform.outbox.OutboxProperties;
+import io.agentteams.platform.outbox.OutboxRelay;
+import io.agentteams.platform.outbox.PlatformHousekeeping;
+import io.agentteams.platform.outbox.RelayCheckpoint;
+import io.agentteams.platform.roster.Rosters;
+import io.agentteams.platform.schema.PlatformSchemaMigration;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.r2dbc.spi.ConnectionFactory;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration;
+import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.boot.r2dbc.autoconfigure.R2dbcAutoConfiguration;
+import org.springframework.boot.r2dbc.autoconfigure.R2dbcTransactionManagerAutoConfiguration;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.ReactiveTransactionManager;
+import org.springframework.transaction.reactive.TransactionalOperator;
+
+/** Wires the outbox, its relay, the idempotent consumers and housekeeping into a service. */
+@AutoConfiguration(
+    after = {
+      PlatformAutoConfiguration.class,
+      R2dbcAutoConfiguration.class,
+      R2dbcTransactionManagerAutoConfiguration.class,
+      KafkaAutoConfiguration.class
+    },
+    before = FlywayAutoConfiguration.class)
+@EnableConfigurationProperties({OutboxProperties.class, ConsumerProperties.class})
+public class MessagingAutoConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean
+  TransactionalOperator transactionalOperator(ReactiveTransactionManager transactions) {
+    return TransactionalOperator.create(transactions);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  Outbox outbox(DatabaseClient db, EventCodec codec) {
+    return new Outbox(db, codec);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  FlywayMigrationStrategy platformSchemaMigration() {
+    return new PlatformSchemaMigration();
+  }
+
+  @Bean
+  IdempotentConsumer idempotentConsumer(DatabaseClient db, TransactionalOperator transactions) {
+    return new IdempotentConsumer(db, transactions);
+  }
+
+  @Bean
+  EventListeners eventListeners(
+      @Value("${spring.application.name}") String application,
+      KafkaProperties kafka,
+      ObjectProvider<EventSubscription> subscriptions,
+      IdempotentConsumer consumer,
+      EventCodec codec,
+      KafkaTemplate<Object, Object> deadLetters,
+      ConsumerProperties properties,
+      MeterRegistry meters) {
+    return new EventListeners(
+        application,
+        kafka.buildConsumerProperties(),
+        subscriptions.orderedStream().toList(),
+        consumer,
+        codec,
+        deadLetters,
+        properties,
+        meters);
+  }
+
+  @Bean
+  PlatformHousekeepingLifecycle platformHousekeeping(
+      DatabaseClient db,
+      OutboxProperties outbox,
+      ConsumerProperties consumer,
+      MeterRegistry meters) {
+    return new PlatformHousekeepingLifecycle(
+        new PlatformHousekeeping(db, outbox, consumer, meters));
+  }
+
+  /** The roster projection, for services that need to know teams' members. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnProperty(name = "agentteams.roster.enabled", havingValue = "true")
+  static class RosterConfiguration {
+
+    @Bean
+    Rosters rosters(DatabaseClient db, EventCodec codec) {
+      return new Rosters(db, codec);
+    }
+
+    @Bean
+    EventSubscription rosterSubscription(Rosters rosters) {
+      return EventSubscription.of("roster", Topics.TEAM_EVENTS, rosters.handler());
+    }
+  }
+
+  /** The relay, when this instance runs one (every replica may). */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnProperty(
+      name = "agentteams.outbox.relay-enabled",
+      havingValue = "true",
+      matchIfMissing = true)
+  static class RelayConfiguration {
+
+    @Bean
+    OutboxRelayLifecycle outboxRelay(
+        ConnectionFactory connectionFactory,
+        TransactionalOperator transactions,
+        KafkaProperties kafka,
+        OutboxProperties properties,
+        MeterRegistry meters) {
+      Map<String, Object> producer = new HashMap<>(kafka.buildProducerProperties());
+      producer.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+      producer.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+      producer.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+      producer.put(ProducerConfig.ACKS_CONFIG, "all");
+      producer.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+      producer.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 0);
+      producer.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
+      KafkaProducer<String, String> kafkaProducer = new KafkaProducer<>(producer);
+      return new OutboxRelayLifecycle(
+          new OutboxRelay(
+              connectionFactory,
+              transactions,
+              kafkaProducer,
+              properties,
+              RelayCheckpoint.NONE,
+              meters),
+          kafkaProducer);
+    }
+  }
+
+  /** Starts the relay with the application and stops it, then its producer, on shutdown. */
+  public static final class OutboxRelayLifecycle implements SmartLifecycle {
+
+    private final OutboxRelay relay;
+    private final KafkaProducer<String, String> producer;
+    private volatile boolean running;
+
+    OutboxRelayLifecycle(OutboxRelay relay, KafkaProducer<String, String> producer) {
+      this.relay = relay;
+      this.producer = producer;
+    }
+
+    public OutboxRelay relay() {
+      return relay;
+    }
+
+    @Override
+    public void start() {
+      relay.start();
+      running = true;
+    }
+
+    @Override
+    public void stop() {
+      relay.close();
+      producer.close(Duration.ofSeconds(5));
+      running = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+      return running;
+    }
+  }
+
+  /** Runs housekeeping with the application. */
+  public static final class PlatformHousekeepingLifecycle implements SmartLifecycle {
+
+    private final PlatformHousekeeping housekeeping;
+    private volatile boolean running;
+
+    PlatformHousekeepingLifecycle(PlatformHousekeeping housekeeping) {
+      this.housekeeping = housekeeping;
+    }
+
+    public PlatformHousekeeping housekeeping() {
+      return housekeeping;
+    }
+
+    @Override
+    public void start() {
+      housekeeping.start();
+      running = true;
+    }
+
+    @Override
+    public void stop() {
+      housekeeping.close();
+      running = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+      return running;
+    }
+  }
+}

@@ -1,0 +1,3 @@
+-- task-board-service's own schema starts here; the platform's tables (outbox, processed events, roster projection)
+-- live in schema "platform" and are migrated separately. Each capability adds its tables in later versions.
+COMMENT ON SCHEMA public IS 'task-board-service';

@@ -1,0 +1,40 @@
+package io.agentteams.team.teams;
+
+import io.agentteams.platform.bounds.TextBound;
+import io.agentteams.team.teams.domain.TeamLimits;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Team limits, with the defaults DESIGN.md names.
+ *
+ * @param nameMaxChars team name, characters
+ * @param nameMaxBytes team name, UTF-8 bytes
+ * @param goalMaxChars goal, characters
+ * @param goalMaxBytes goal, UTF-8 bytes
+ * @param minMembers fewest members
+ * @param maxMembers most members
+ * @param maxTeamsPerOwner most teams per owner
+ */
+@Validated
+@ConfigurationProperties("agentteams.team")
+public record TeamProperties(
+    @DefaultValue("80") int nameMaxChars,
+    @DefaultValue("160") int nameMaxBytes,
+    @DefaultValue("2000") int goalMaxChars,
+    @DefaultValue("4000") int goalMaxBytes,
+    @DefaultValue("2") int minMembers,
+    @DefaultValue("8") int maxMembers,
+    @DefaultValue("20") int maxTeamsPerOwner) {
+
+  /** The limits as the domain sees them; invalid combinations fail at start-up. */
+  public TeamLimits limits() {
+    return new TeamLimits(
+        new TextBound("team.name", nameMaxChars, nameMaxBytes),
+        new TextBound("team.goal", goalMaxChars, goalMaxBytes),
+        minMembers,
+        maxMembers,
+        maxTeamsPerOwner);
+  }
+}
