@@ -62,4 +62,17 @@ public final class ArchitectureRules {
         .because("services share contracts, never code")
         .allowEmptyShould(true);
   }
+
+  /** Shared infrastructure never depends on a service. */
+  public static ArchRule platformKnowsNoService() {
+    return noClasses()
+        .that()
+        .resideInAnyPackage("io.agentteams.platform..", "io.agentteams.contracts..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            SERVICES.stream().map(s -> "io.agentteams." + s + "..").toArray(String[]::new))
+        .because("the platform is shared infrastructure only")
+        .allowEmptyShould(true);
+  }
 }

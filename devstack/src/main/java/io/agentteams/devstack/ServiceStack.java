@@ -1,0 +1,148 @@
+package io.agentteams.devstack;
+
+import io.agentteams.gateway.GatewayApplication;
+import io.agentteams.mailbox.MailboxApplication;
+import io.agentteams.scheduler.SchedulerApplication;
+import io.agentteams.taskboard.TaskBoardApplication;
+import io.agentteams.team.TeamApplication;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * All five services as separate Spring applications in this JVM, each with its own configuration
+ * file, port and database, talking to one another only through Kafka and HTTP as they would in a
+ * cluster.
+ */
+public final class ServiceStack implements AutoCloseable {
+
+  /** The services in start order: the gateway last, once it knows where the others listen. */
+  public enum Service {
+    TEAM("team-service", "team", TeamApplication::application),
+    MAILBOX("mailbox-service", "mailbox", MailboxApplication::application),
+    TASK_BOARD("task-board-service", "taskboard", TaskBoardApplication::application),
+    SCHEDULER("scheduler-service", "scheduler", SchedulerApplication::application),
+    GATEWAY("ui-gateway", null, GatewayApplication::application);
+
+    private final String id;
+    private final @Nullable String database;
+    private final Supplier<SpringApplication> application;
+
+    Service(String id, @Nullable String database, Supplier<SpringApplication> application) {
+      this.id = id;
+      this.database = database;
+      this.application = application;
+    }
+
+    public String id() {
+      return id;
+    }
+
+    /** The service's own database, or null for the gateway. */
+    public @Nullable String database() {
+      return database;
+    }
+  }
+
+  /** How to reach a database. */
+  public record DatabaseAccess(String r2dbcUrl, String jdbcUrl, String username, String password) {}
+
+  /**
+   * What the stack runs against.
+   *
+   * @param kafkaBootstrapServers the broker
+   * @param databases the database of each service that has one
+   * @param ports the port of each service, 0 for any free one
+   * @param properties extra properties for every service
+   */
+  public record Settings(
+      String kafkaBootstrapServers,
+      Map<Service, DatabaseAccess> databases,
+      Map<Service, Integer> ports,
+      Map<String, Object> properties) {}
+
+  private final Map<Service, ConfigurableApplicationContext> contexts = new LinkedHashMap<>();
+
+  private ServiceStack() {}
+
+  /** Starts every service; if one fails, those already started are stopped again. */
+  public static ServiceStack start(Settings settings) {
+    ServiceStack stack = new ServiceStack();
+    try {
+      for (Service service : Service.values()) {
+        stack.contexts.put(service, stack.run(service, settings));
+      }
+      return stack;
+    } catch (RuntimeException e) {
+      stack.close();
+      throw e;
+    }
+  }
+
+  private ConfigurableApplicationContext run(Service service, Settings settings) {
+    Map<String, Object> properties = new LinkedHashMap<>(settings.properties());
+    properties.put("spring.kafka.bootstrap-servers", settings.kafkaBootstrapServers());
+    properties.put("server.port", settings.ports().getOrDefault(service, 0));
+    properties.put("spring.main.banner-mode", "off");
+    // One logging system serves every service in this JVM; the thread names tell them apart.
+    properties.put("logging.include-application-name", false);
+    if (service == Service.GATEWAY) {
+      properties.put("agentteams.gateway.services.team", url(Service.TEAM));
+      properties.put("agentteams.gateway.services.mailbox", url(Service.MAILBOX));
+      properties.put("agentteams.gateway.services.task-board", url(Service.TASK_BOARD));
+      properties.put("agentteams.gateway.services.scheduler", url(Service.SCHEDULER));
+    } else {
+      DatabaseAccess db = settings.databases().get(service);
+      properties.put("spring.r2dbc.url", db.r2dbcUrl());
+      properties.put("spring.r2dbc.username", db.username());
+      properties.put("spring.r2dbc.password", db.password());
+      properties.put("spring.flyway.url", db.jdbcUrl());
+      properties.put("spring.flyway.user", db.username());
+      properties.put("spring.flyway.password", db.password());
+      // The gateway's classes share this classpath; only the gateway routes.
+      properties.put("spring.cloud.gateway.server.webflux.enabled", false);
+    }
+    SpringApplication application = service.application.get();
+    Map<String, Object> defaults = new LinkedHashMap<>();
+    defaults.put("spring.config.name", service.id());
+    application.setDefaultProperties(defaults);
+    List<String> args = new ArrayList<>();
+    properties.forEach((key, value) -> args.add("--" + key + "=" + value));
+    return application.run(args.toArray(String[]::new));
+  }
+
+  /** The port a running service listens on. */
+  public int port(Service service) {
+    ConfigurableApplicationContext context = contexts.get(service);
+    if (!(context instanceof WebServerApplicationContext web)) {
+      throw new IllegalStateException(service.id() + " is not running");
+    }
+    return web.getWebServer().getPort();
+  }
+
+  /** The base URL of a running service on loopback. */
+  public String url(Service service) {
+    return "http://127.0.0.1:" + port(service);
+  }
+
+  /** The application context of a running service, for tests that look inside. */
+  public ConfigurableApplicationContext context(Service service) {
+    return contexts.get(service);
+  }
+
+  /** Stops the services, the gateway first. */
+  @Override
+  public void close() {
+    List<Service> started = new ArrayList<>(contexts.keySet());
+    java.util.Collections.reverse(started);
+    for (Service service : started) {
+      contexts.remove(service).close();
+    }
+  }
+}

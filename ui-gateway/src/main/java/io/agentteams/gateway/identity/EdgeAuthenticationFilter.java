@@ -1,0 +1,73 @@
+package io.agentteams.gateway.identity;
+
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.identity.CallerTokens;
+import io.agentteams.platform.identity.IdentityProperties;
+import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.web.CallerWebFilter;
+import io.agentteams.platform.web.ProblemResponses;
+import org.jspecify.annotations.Nullable;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import reactor.core.publisher.Mono;
+
+/**
+ * Authenticates every {@code /api/} request at the edge and replaces the client's token with a
+ * short-lived internal token the services verify. A client can therefore never present an internal
+ * token of its own making, and a service never sees a public token.
+ */
+@Component
+public class EdgeAuthenticationFilter implements WebFilter, Ordered {
+
+  private final PublicTokens publicTokens;
+  private final CallerTokens internalTokens;
+  private final IdentityProperties identity;
+
+  public EdgeAuthenticationFilter(
+      PublicTokens publicTokens, CallerTokens internalTokens, IdentityProperties identity) {
+    this.publicTokens = publicTokens;
+    this.internalTokens = internalTokens;
+    this.identity = identity;
+  }
+
+  @Override
+  public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+    if (!exchange.getRequest().getPath().value().startsWith("/api/")) {
+      return chain.filter(exchange);
+    }
+    Caller caller;
+    try {
+      caller =
+          publicTokens.verify(
+              bearer(exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION)));
+    } catch (ProblemException problem) {
+      return ProblemResponses.write(exchange, problem);
+    }
+    String internal = internalTokens.issue(caller, identity.internalTokenTtl());
+    ServerWebExchange authenticated =
+        exchange
+            .mutate()
+            .request(
+                request ->
+                    request.headers(h -> h.set(HttpHeaders.AUTHORIZATION, "Bearer " + internal)))
+            .build();
+    authenticated.getAttributes().put(CallerWebFilter.CALLER_ATTRIBUTE, caller);
+    return chain.filter(authenticated);
+  }
+
+  private static String bearer(@Nullable String header) {
+    if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return "";
+    }
+    return header.substring(7).trim();
+  }
+
+  @Override
+  public int getOrder() {
+    return Ordered.HIGHEST_PRECEDENCE + 20;
+  }
+}

@@ -1,0 +1,59 @@
+package io.agentteams.gateway.routing;
+
+import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Which service owns which public path (DESIGN.md section 4). Paths the gateway serves itself
+ * (streams, the team context, tools) are controllers and take precedence over these routes.
+ */
+@Configuration(proxyBeanMethods = false)
+public class ServiceRoutes {
+
+  @Bean
+  RouteLocator publicApiRoutes(RouteLocatorBuilder routes, ServiceEndpoints services) {
+    return routes
+        .routes()
+        .route(
+            "scheduler",
+            r ->
+                r.order(0)
+                    .path(
+                        "/api/v1/agents/*/jobs/**",
+                        "/api/v1/jobs/**",
+                        "/api/v1/teams/*/requests/**",
+                        "/api/v1/teams/*/activity/**")
+                    .uri(services.scheduler()))
+        .route(
+            "mailbox",
+            r ->
+                r.order(1)
+                    .path(
+                        "/api/v1/teams/*/messages/**",
+                        "/api/v1/teams/*/inbox/**",
+                        "/api/v1/teams/*/history/**",
+                        "/api/v1/teams/*/results/**")
+                    .uri(services.mailbox()))
+        .route(
+            "task-board",
+            r ->
+                r.order(2)
+                    .path("/api/v1/teams/*/tasks/**", "/api/v1/teams/*/plans/**")
+                    .uri(services.taskBoard()))
+        .route(
+            "team",
+            r ->
+                r.order(3)
+                    .path(
+                        "/api/v1/agents",
+                        "/api/v1/agents/**",
+                        "/api/v1/teams",
+                        "/api/v1/teams/*",
+                        "/api/v1/teams/*/reconnect",
+                        "/api/v1/teams/*/state/**")
+                    .uri(services.team()))
+        .build();
+  }
+}

@@ -1,0 +1,23 @@
+package io.agentteams.gateway.stream;
+
+/**
+ * One event of a team as the feed holds it.
+ *
+ * @param eventId the envelope's event id
+ * @param teamId the team
+ * @param ownerId the team's owner, from the envelope
+ * @param topic the event topic's index in {@code Topics.EVENT_TOPICS}
+ * @param offset the record's offset on the team's partition of that topic
+ * @param type the event type
+ * @param json the envelope as published
+ * @param cursor the team's cursor just after this event
+ */
+public record FeedEvent(
+    String eventId,
+    String teamId,
+    String ownerId,
+    int topic,
+    long offset,
+    String type,
+    String json,
+    EventCursor cursor) {}

@@ -1,0 +1,93 @@
+package io.agentteams.gateway.stream;
+
+import io.agentteams.contracts.Topics;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The most recent events of one team, for replay to subscribers that reconnect. Knows how far back
+ * it is complete, so a cursor older than that is answered with a reset rather than a gap.
+ */
+final class TeamWindow {
+
+  private final int capacity;
+  private final ArrayDeque<FeedEvent> events = new ArrayDeque<>();
+  private final java.util.Set<String> eventIds = new java.util.HashSet<>();
+  private final long[] completeAfter;
+  private EventCursor cursor;
+
+  /**
+   * @param capacity events kept
+   * @param completeAfter per topic, the offset after which this window has seen every event of the
+   *     team (the partition's position when this replica started reading)
+   */
+  TeamWindow(int capacity, long[] completeAfter) {
+    this.capacity = capacity;
+    this.completeAfter = completeAfter.clone();
+    // Cursors issued from here on start where this replica's view of the team is complete.
+    long[] start = completeAfter.clone();
+    for (int i = 0; i < start.length; i++) {
+      start[i] = start[i] == Long.MAX_VALUE ? -1 : start[i];
+    }
+    this.cursor = new EventCursor(start);
+  }
+
+  /**
+   * Records an event; a redelivered copy of one still in the window (same event id) only moves the
+   * cursor and yields nothing, so subscribers see each event once.
+   */
+  synchronized java.util.Optional<FeedEvent> append(
+      String eventId,
+      String teamId,
+      String ownerId,
+      int topic,
+      long offset,
+      String type,
+      String json) {
+    cursor = cursor.after(topic, offset);
+    if (!eventIds.add(eventId)) {
+      return java.util.Optional.empty();
+    }
+    FeedEvent event = new FeedEvent(eventId, teamId, ownerId, topic, offset, type, json, cursor);
+    events.addLast(event);
+    if (events.size() > capacity) {
+      FeedEvent evicted = events.removeFirst();
+      eventIds.remove(evicted.eventId());
+      completeAfter[evicted.topic()] = Math.max(completeAfter[evicted.topic()], evicted.offset());
+    }
+    return java.util.Optional.of(event);
+  }
+
+  /** The retained events and the cursor after the last of them, taken together. */
+  synchronized Snapshot snapshot() {
+    return new Snapshot(List.copyOf(events), cursor, completeAfter.clone());
+  }
+
+  /** A consistent view of a window. */
+  record Snapshot(List<FeedEvent> events, EventCursor cursor, long[] completeAfter) {
+
+    /** Whether every event after {@code resume} is still in the window. */
+    boolean covers(EventCursor resume) {
+      for (int topic = 0; topic < Topics.EVENT_TOPICS.size(); topic++) {
+        if (resume.offset(topic) < completeAfter[topic]) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Snapshot s
+          && events.equals(s.events)
+          && cursor.equals(s.cursor)
+          && Arrays.equals(completeAfter, s.completeAfter);
+    }
+
+    @Override
+    public int hashCode() {
+      return events.hashCode() * 31 + cursor.hashCode();
+    }
+  }
+}
