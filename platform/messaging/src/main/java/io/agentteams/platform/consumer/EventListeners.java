@@ -6,6 +6,7 @@ import io.agentteams.platform.event.EventEnvelope;
 import io.agentteams.platform.event.MalformedEventException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,11 +19,12 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.KafkaOperations;
+import org.springframework.kafka.listener.BatchListenerFailedException;
+import org.springframework.kafka.listener.BatchMessageListener;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultErrorHandler;
-import org.springframework.kafka.listener.MessageListener;
 import org.springframework.kafka.support.ExponentialBackOffWithMaxRetries;
 
 /**
@@ -53,6 +55,7 @@ public final class EventListeners implements SmartLifecycle {
     config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     config.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, properties.maxBatch());
     DefaultKafkaConsumerFactory<String, String> factory = new DefaultKafkaConsumerFactory<>(config);
     for (EventSubscription subscription : subscriptions) {
       if (containers.containsKey(subscription.name())) {
@@ -68,14 +71,12 @@ public final class EventListeners implements SmartLifecycle {
       container.setClientId(group);
       container.setAckMode(ContainerProperties.AckMode.BATCH);
       container.setMessageListener(
-          (MessageListener<String, String>)
-              record -> {
-                EventEnvelope event = codec.read(record.value());
-                Boolean fresh =
-                    consumer
-                        .process(group, event, subscription.handler())
-                        .block(properties.handlerTimeout());
-                (Boolean.TRUE.equals(fresh) ? applied : duplicates).increment();
+          (BatchMessageListener<String, String>)
+              records -> {
+                int fresh =
+                    applyBatch(records, group, subscription.handler(), consumer, codec, properties);
+                applied.increment(fresh);
+                duplicates.increment(records.size() - fresh);
               });
       ConcurrentMessageListenerContainer<String, String> listener =
           new ConcurrentMessageListenerContainer<>(factory, container);
@@ -85,6 +86,55 @@ public final class EventListeners implements SmartLifecycle {
           errorHandler(deadLetters, properties, subscription.name(), deadLettered));
       containers.put(subscription.name(), listener);
     }
+  }
+
+  /**
+   * Applies a poll's records in one transaction. When that fails, applies them one by one to find
+   * the record at fault: those before it commit, and the error handler retries from it (and
+   * dead-letters it when retries run out).
+   *
+   * @return how many records were new and applied
+   */
+  private static int applyBatch(
+      List<ConsumerRecord<String, String>> records,
+      String group,
+      EventHandler handler,
+      IdempotentConsumer consumer,
+      EventCodec codec,
+      ConsumerProperties properties) {
+    List<EventEnvelope> events = new ArrayList<>(records.size());
+    for (ConsumerRecord<String, String> record : records) {
+      try {
+        events.add(codec.read(record.value()));
+      } catch (MalformedEventException malformed) {
+        break;
+      }
+    }
+    if (events.size() == records.size()) {
+      try {
+        Integer fresh =
+            consumer.processAll(group, events, handler).block(properties.handlerTimeout());
+        return fresh == null ? 0 : fresh;
+      } catch (RuntimeException batchFailed) {
+        log.debug(
+            "batch of {} failed, applying one by one: {}", records.size(), batchFailed.toString());
+      }
+    }
+    int fresh = 0;
+    for (int i = 0; i < records.size(); i++) {
+      try {
+        EventEnvelope event =
+            i < events.size() ? events.get(i) : codec.read(records.get(i).value());
+        if (Boolean.TRUE.equals(
+            consumer.process(group, event, handler).block(properties.handlerTimeout()))) {
+          fresh++;
+        }
+      } catch (RuntimeException failure) {
+        throw new BatchListenerFailedException(
+            failure.getClass().getSimpleName() + ": " + failure.getMessage(), failure, i);
+      }
+    }
+    return fresh;
   }
 
   private static Counter counter(MeterRegistry meters, EventSubscription s, String outcome) {

@@ -19,12 +19,56 @@ public final class IdempotentConsumer {
       ON CONFLICT DO NOTHING
       """;
 
+  private static final String MARK_ALL =
+      """
+      INSERT INTO platform.processed_event (consumer, event_id)
+      SELECT :consumer, id FROM unnest(:eventIds) AS id
+      ON CONFLICT DO NOTHING
+      RETURNING event_id
+      """;
+
   private final DatabaseClient db;
   private final TransactionalOperator transactions;
 
   public IdempotentConsumer(DatabaseClient db, TransactionalOperator transactions) {
     this.db = db;
     this.transactions = transactions;
+  }
+
+  /**
+   * Applies a batch of events in one transaction, in order, skipping those this consumer already
+   * applied. Either every new event's effect and mark commit, or none.
+   *
+   * @return how many events were new and applied
+   */
+  public Mono<Integer> processAll(
+      String consumer, java.util.List<EventEnvelope> events, EventHandler handler) {
+    if (events.isEmpty()) {
+      return Mono.just(0);
+    }
+    java.util.UUID[] ids =
+        events.stream().map(EventEnvelope::eventId).toArray(java.util.UUID[]::new);
+    Mono<Integer> all =
+        db.sql(MARK_ALL)
+            .bind("consumer", consumer)
+            .bind("eventIds", ids)
+            .map(row -> row.get("event_id", java.util.UUID.class))
+            .all()
+            .collect(java.util.stream.Collectors.toSet())
+            .flatMap(
+                fresh ->
+                    reactor.core.publisher.Flux.fromIterable(events)
+                        .filter(event -> fresh.remove(event.eventId()))
+                        .concatMap(event -> withTrace(handler.handle(event), event).thenReturn(1))
+                        .count()
+                        .map(Long::intValue));
+    return transactions.transactional(all);
+  }
+
+  private static <T> Mono<T> withTrace(Mono<T> work, EventEnvelope event) {
+    return event.trace() == null
+        ? work
+        : work.contextWrite(context -> context.put(TraceContext.CONTEXT_KEY, event.trace()));
   }
 
   /**

@@ -11,7 +11,8 @@ import org.springframework.validation.annotation.Validated;
  * @param relayEnabled whether this instance runs a relay (several may run at once)
  * @param pollInterval how often the relay looks for rows when no notification woke it
  * @param batchSize rows published per lane claim
- * @param concurrency lanes this instance drains at the same time
+ * @param concurrency steps this instance runs at the same time
+ * @param lanesPerStep lanes one step claims together
  * @param stepTimeout the longest one claim-publish-mark step may take before it is abandoned
  * @param retryBackoff the first pause of a lane whose publish failed; doubles per attempt
  * @param maxRetryBackoff the longest such pause
@@ -25,6 +26,7 @@ public record OutboxProperties(
     @DefaultValue("1s") Duration pollInterval,
     @DefaultValue("500") int batchSize,
     @DefaultValue("4") int concurrency,
+    @DefaultValue("8") int lanesPerStep,
     @DefaultValue("30s") Duration stepTimeout,
     @DefaultValue("200ms") Duration retryBackoff,
     @DefaultValue("30s") Duration maxRetryBackoff,
@@ -39,6 +41,10 @@ public record OutboxProperties(
       throw new IllegalArgumentException(
           "agentteams.outbox.concurrency must be 1.." + Outbox.LANES);
     }
+    if (lanesPerStep < 1 || lanesPerStep > Outbox.LANES) {
+      throw new IllegalArgumentException(
+          "agentteams.outbox.lanes-per-step must be 1.." + Outbox.LANES);
+    }
     if (pollInterval.isNegative() || pollInterval.isZero()) {
       throw new IllegalArgumentException("agentteams.outbox.poll-interval must be positive");
     }
@@ -51,6 +57,7 @@ public record OutboxProperties(
         Duration.ofSeconds(1),
         500,
         4,
+        8,
         Duration.ofSeconds(30),
         Duration.ofMillis(200),
         Duration.ofSeconds(30),

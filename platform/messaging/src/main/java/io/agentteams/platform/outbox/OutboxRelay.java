@@ -51,24 +51,28 @@ public final class OutboxRelay implements AutoCloseable {
   static final String CHANNEL = "agentteams_outbox";
   private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
 
-  private static final String CLAIM_LANE =
+  private static final String CLAIM_LANES =
       """
       SELECT l.lane FROM platform.outbox_lane l
       WHERE l.retry_at <= now()
         AND EXISTS (SELECT 1 FROM platform.outbox o WHERE o.lane = l.lane AND o.status = 'PENDING')
       ORDER BY l.last_claimed_at
-      LIMIT 1
+      LIMIT :lanes
       FOR UPDATE OF l SKIP LOCKED
       """;
 
   private static final String LOAD_BATCH =
       """
-      SELECT id, event_id, topic, message_key, event_type, payload, traceparent, created_at
+      SELECT id, lane, event_id, topic, message_key, event_type, payload, traceparent, created_at
       FROM platform.outbox
-      WHERE lane = :lane AND status = 'PENDING'
+      WHERE lane = ANY(:lanes) AND status = 'PENDING'
       ORDER BY id
       LIMIT :limit
       """;
+
+  // Losing this step's commit in a crash only republishes rows, which consumers deduplicate, so
+  // the relay need not wait for its own commits to reach the disk.
+  private static final String RELAXED_COMMIT = "SET LOCAL synchronous_commit TO OFF";
 
   private static final String MARK_PUBLISHED =
       """
@@ -86,12 +90,14 @@ public final class OutboxRelay implements AutoCloseable {
       RETURNING attempts
       """;
 
-  private static final String RELEASE_LANE =
+  private static final String RELEASE_LANES =
       """
       UPDATE platform.outbox_lane
       SET last_claimed_at = clock_timestamp(),
-          retry_at = clock_timestamp() + make_interval(secs => :backoffSeconds)
-      WHERE lane = :lane
+          retry_at = CASE WHEN lane = :failedLane
+                          THEN clock_timestamp() + make_interval(secs => :backoffSeconds)
+                          ELSE retry_at END
+      WHERE lane = ANY(:lanes)
       """;
 
   private final ConnectionFactory connectionFactory;
@@ -182,31 +188,40 @@ public final class OutboxRelay implements AutoCloseable {
   }
 
   /**
-   * One step: claim a lane, publish its oldest pending rows, mark the acknowledged ones, commit.
+   * One step: claim up to {@code lanes-per-step} lanes, publish their oldest pending rows in id
+   * order, mark the acknowledged ones, commit.
    *
    * @return rows published, 0 when no lane was claimable
    */
   Mono<Integer> publishOneLane() {
     Mono<Integer> step =
-        db.sql(CLAIM_LANE)
-            .map(row -> row.get("lane", Short.class))
-            .one()
+        db.sql(RELAXED_COMMIT)
+            .fetch()
+            .rowsUpdated()
+            .then(
+                db.sql(CLAIM_LANES)
+                    .bind("lanes", properties.lanesPerStep())
+                    .map(row -> row.get("lane", Short.class))
+                    .all()
+                    .collectList())
+            .filter(lanes -> !lanes.isEmpty())
             .flatMap(
-                lane ->
-                    loadBatch(lane)
-                        .flatMap(rows -> publish(rows).flatMap(outcome -> settle(lane, outcome))))
+                lanes ->
+                    loadBatch(lanes)
+                        .flatMap(rows -> publish(rows).flatMap(outcome -> settle(lanes, outcome))))
             .defaultIfEmpty(0);
     return transactions.transactional(step).timeout(properties.stepTimeout());
   }
 
-  private Mono<List<OutboxRow>> loadBatch(short lane) {
+  private Mono<List<OutboxRow>> loadBatch(List<Short> lanes) {
     return db.sql(LOAD_BATCH)
-        .bind("lane", lane)
+        .bind("lanes", lanes.toArray(Short[]::new))
         .bind("limit", properties.batchSize())
         .map(
             row ->
                 new OutboxRow(
                     row.get("id", Long.class),
+                    row.get("lane", Short.class),
                     row.get("topic", String.class),
                     row.get("message_key", String.class),
                     row.get("event_id", java.util.UUID.class).toString(),
@@ -265,7 +280,7 @@ public final class OutboxRelay implements AutoCloseable {
     return new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8));
   }
 
-  private Mono<Integer> settle(short lane, PublishOutcome outcome) {
+  private Mono<Integer> settle(List<Short> lanes, PublishOutcome outcome) {
     List<Long> acknowledged = outcome.acknowledgedIds();
     Mono<Void> markAcknowledged =
         acknowledged.isEmpty()
@@ -291,8 +306,11 @@ public final class OutboxRelay implements AutoCloseable {
         .then(backoff)
         .flatMap(
             seconds ->
-                db.sql(RELEASE_LANE)
-                    .bind("lane", lane)
+                db.sql(RELEASE_LANES)
+                    .bind("lanes", lanes.toArray(Short[]::new))
+                    .bind(
+                        "failedLane",
+                        outcome.failed() == null ? (short) -1 : outcome.failed().lane())
                     .bind("backoffSeconds", seconds)
                     .fetch()
                     .rowsUpdated())
@@ -311,7 +329,7 @@ public final class OutboxRelay implements AutoCloseable {
                         "outbox row {} ({}) not acknowledged; lane {} retries later: {}",
                         outcome.failed().id(),
                         outcome.failed().eventType(),
-                        lane,
+                        outcome.failed().lane(),
                         describe(outcome.error()));
                   }
                 }))
@@ -379,6 +397,7 @@ public final class OutboxRelay implements AutoCloseable {
 
   record OutboxRow(
       long id,
+      short lane,
       String topic,
       String key,
       String eventId,

@@ -30,7 +30,8 @@ class EventListenersIntegrationTest {
           Duration.ofMillis(50),
           Duration.ofMillis(200),
           Duration.ofSeconds(30),
-          Duration.ofDays(14));
+          Duration.ofDays(14),
+          200);
 
   private PlatformFixture fixture;
   private Writers writers;

@@ -39,7 +39,8 @@ class OutboxIntegrationTest {
           Duration.ofMillis(50),
           Duration.ofMillis(200),
           Duration.ofSeconds(30),
-          Duration.ofDays(14));
+          Duration.ofDays(14),
+          200);
 
   private PlatformFixture fixture;
   private Writers writers;
@@ -64,6 +65,7 @@ class OutboxIntegrationTest {
         Duration.ofMillis(200),
         batchSize,
         concurrency,
+        2,
         d.stepTimeout(),
         Duration.ofMillis(100),
         Duration.ofSeconds(1),
@@ -267,6 +269,7 @@ class OutboxIntegrationTest {
             d.pollInterval(),
             d.batchSize(),
             d.concurrency(),
+            d.lanesPerStep(),
             d.stepTimeout(),
             d.retryBackoff(),
             d.maxRetryBackoff(),

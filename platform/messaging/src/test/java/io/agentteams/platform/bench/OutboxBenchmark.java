@@ -1,0 +1,342 @@
+package io.agentteams.platform.bench;
+
+import io.agentteams.contracts.EventPayload;
+import io.agentteams.platform.consumer.ConsumerProperties;
+import io.agentteams.platform.consumer.EventListeners;
+import io.agentteams.platform.consumer.EventSubscription;
+import io.agentteams.platform.outbox.OutboxProperties;
+import io.agentteams.platform.outbox.OutboxRelay;
+import io.agentteams.platform.outbox.RelayCheckpoint;
+import io.agentteams.platform.support.PlatformFixture;
+import io.agentteams.platform.test.TestInfrastructure;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.ContainerProperties;
+import org.springframework.kafka.listener.MessageListener;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Commit-to-processed latency and throughput through the outbox (transaction, relay, Kafka,
+ * idempotent consumer) beside the raw floor on the same broker in the same run (KafkaTemplate send
+ * to a listener container, which is what {@code @KafkaListener} builds).
+ *
+ * <p>Latency: one event in flight at a time (closed loop), after a warm-up; raw is timed from the
+ * send call to receipt, the outbox from the commit to the end of the consumer's transaction.
+ * Throughput: {@code WRITERS} writes in flight at once (non-blocking, as a WebFlux service issues
+ * them), each durable before its slot takes the next (raw: the broker's acknowledgement; outbox:
+ * the commit), 1 KB events, timed from the first write to the last event processed.
+ *
+ * <p>Run: {@code ./mvnw -Pbench -pl platform/messaging -am verify}
+ */
+public final class OutboxBenchmark {
+
+  static final int WARMUP = 500;
+  static final int LATENCY_SAMPLES = 2_000;
+  static final int THROUGHPUT_EVENTS = 20_000;
+  static final int WRITERS = 16;
+  static final String FILLER = "x".repeat(1024 - 200);
+
+  public static void main(String[] args) throws Exception {
+    TestInfrastructure infrastructure = TestInfrastructure.shared();
+    System.out.println(
+        "Outbox benchmark: 1 KB events, embedded Kafka and Postgres on this machine");
+
+    Result raw;
+    if (Boolean.getBoolean("bench.outbox-only")) {
+      raw = new Result(1, 1, 1);
+    } else {
+      try (RawPath path = new RawPath(infrastructure)) {
+        raw = measure("raw KafkaTemplate -> listener", path);
+      }
+    }
+    Result outbox;
+    try (OutboxPath path = new OutboxPath(infrastructure)) {
+      outbox = measure("outbox -> relay -> idempotent consumer", path);
+    }
+    System.out.printf(
+        "%nRatios: outbox p99 / raw p99 = %.2f (target <= 3.0); outbox throughput / raw = %.0f%% (target >= 50%%)%n",
+        outbox.p99Millis() / raw.p99Millis(), 100.0 * outbox.perSecond() / raw.perSecond());
+    System.exit(0);
+  }
+
+  record Result(double p50Millis, double p99Millis, double perSecond) {}
+
+  interface Path extends AutoCloseable {
+    /** Writes one event; completes once the write is durable. */
+    Mono<Void> write(String id);
+
+    /** Waits until the event with this id was processed; returns when it was, in nanos. */
+    long awaitProcessed(String id) throws InterruptedException;
+
+    /** Nanos at which the write counts as started for latency. */
+    long startOf(String id);
+  }
+
+  static Result measure(String name, Path path) throws Exception {
+    // Warm up: a full throughput round, unmeasured, so the JIT has compiled the hot paths.
+    throughput(name + " (warm-up)", path, false);
+    Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(30), 3);
+    for (int i = 0; i < WARMUP + LATENCY_SAMPLES; i++) {
+      String id = UUID.randomUUID().toString();
+      path.write(id).block();
+      long processed = path.awaitProcessed(id);
+      if (i >= WARMUP) {
+        latency.recordValue(processed - path.startOf(id));
+      }
+    }
+    double perSecond = throughput(name, path, true);
+    Result result =
+        new Result(
+            latency.getValueAtPercentile(50) / 1e6,
+            latency.getValueAtPercentile(99) / 1e6,
+            perSecond);
+    System.out.printf(
+        "%-42s latency p50 %6.2f ms  p99 %6.2f ms  throughput %8.0f events/s%n",
+        name, result.p50Millis(), result.p99Millis(), result.perSecond());
+    return result;
+  }
+
+  static double throughput(String name, Path path, boolean report) throws Exception {
+    List<String> ids =
+        Flux.range(0, THROUGHPUT_EVENTS)
+            .map(i -> UUID.randomUUID().toString())
+            .collectList()
+            .block();
+    long start = System.nanoTime();
+    Flux.fromIterable(ids).flatMap(path::write, WRITERS).blockLast();
+    long written = System.nanoTime();
+    long last = 0;
+    for (String id : ids) {
+      last = Math.max(last, path.awaitProcessed(id));
+    }
+    if (report) {
+      System.out.printf(
+          "  %s: writes done after %.1f s, last processed after %.1f s%n",
+          name, (written - start) / 1e9, (last - start) / 1e9);
+    }
+    for (String id : ids) {
+      path.startOf(id);
+    }
+    return THROUGHPUT_EVENTS / ((last - start) / 1e9);
+  }
+
+  /** Remembers when each event was processed and wakes whoever waits for it. */
+  static final class Arrivals {
+    private final Map<String, Long> processed = new ConcurrentHashMap<>();
+    private final Map<String, CountDownLatch> waiting = new ConcurrentHashMap<>();
+
+    void arrived(String id) {
+      processed.putIfAbsent(id, System.nanoTime());
+      latch(id).countDown();
+    }
+
+    long await(String id) throws InterruptedException {
+      if (!latch(id).await(60, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("event " + id + " never arrived");
+      }
+      waiting.remove(id);
+      return processed.remove(id);
+    }
+
+    private CountDownLatch latch(String id) {
+      return waiting.computeIfAbsent(id, k -> new CountDownLatch(1));
+    }
+  }
+
+  static final class RawPath implements Path {
+    private final KafkaTemplate<String, String> template;
+    private final ConcurrentMessageListenerContainer<String, String> listener;
+    private final Arrivals arrivals = new Arrivals();
+    private final Map<String, Long> starts = new ConcurrentHashMap<>();
+    private final String topic = PlatformFixture.topic("bench-raw");
+
+    RawPath(TestInfrastructure infrastructure) {
+      infrastructure.createTopics(4, List.of(topic));
+      template =
+          new KafkaTemplate<>(
+              new DefaultKafkaProducerFactory<>(
+                  Map.of(
+                      ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                      infrastructure.kafkaBootstrapServers(),
+                      ProducerConfig.ACKS_CONFIG,
+                      "all",
+                      ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                      true,
+                      ProducerConfig.LINGER_MS_CONFIG,
+                      0,
+                      ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                      StringSerializer.class,
+                      ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                      StringSerializer.class)));
+      ContainerProperties properties = new ContainerProperties(topic);
+      properties.setGroupId("bench-raw-" + UUID.randomUUID());
+      properties.setMessageListener(
+          (MessageListener<String, String>)
+              record -> arrivals.arrived(record.value().substring(0, 36)));
+      listener =
+          new ConcurrentMessageListenerContainer<>(
+              new DefaultKafkaConsumerFactory<>(
+                  Map.of(
+                      ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                      infrastructure.kafkaBootstrapServers(),
+                      ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                      "earliest",
+                      ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                      StringDeserializer.class,
+                      ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                      StringDeserializer.class)),
+              properties);
+      listener.setConcurrency(2);
+      listener.start();
+      awaitAssignment(listener);
+    }
+
+    @Override
+    public Mono<Void> write(String id) {
+      return Mono.defer(
+          () -> {
+            starts.put(id, System.nanoTime());
+            return Mono.fromFuture(
+                    template.send(topic, "team-" + (id.hashCode() & 63), id + FILLER))
+                .then();
+          });
+    }
+
+    @Override
+    public long awaitProcessed(String id) throws InterruptedException {
+      return arrivals.await(id);
+    }
+
+    @Override
+    public long startOf(String id) {
+      return starts.remove(id);
+    }
+
+    @Override
+    public void close() {
+      listener.stop();
+      template.destroy();
+    }
+  }
+
+  /** A payload of about 1 KB. */
+  public record BenchEvent(String id, String filler) implements EventPayload {
+    @Override
+    public String eventType() {
+      return "BenchEvent";
+    }
+  }
+
+  static final class OutboxPath implements Path {
+    private final PlatformFixture fixture;
+    private final OutboxRelay relay;
+    private final EventListeners listeners;
+    private final Arrivals arrivals = new Arrivals();
+    private final Map<String, Long> commits = new ConcurrentHashMap<>();
+    private final String topic = PlatformFixture.topic("bench-outbox");
+
+    OutboxPath(TestInfrastructure infrastructure) {
+      fixture = new PlatformFixture(infrastructure, "bench");
+      infrastructure.createTopics(4, List.of(topic, topic + ".DLT"));
+      if (Boolean.getBoolean("bench.no-notify")) {
+        fixture
+            .db
+            .sql("DROP TRIGGER outbox_notify ON platform.outbox")
+            .fetch()
+            .rowsUpdated()
+            .block();
+      }
+      OutboxProperties d = OutboxProperties.defaults();
+      relay =
+          fixture.relay(
+              Boolean.getBoolean("bench.no-notify")
+                  ? new OutboxProperties(
+                      true,
+                      Duration.ofMillis(5),
+                      d.batchSize(),
+                      d.concurrency(),
+                      d.lanesPerStep(),
+                      d.stepTimeout(),
+                      d.retryBackoff(),
+                      d.maxRetryBackoff(),
+                      d.retention(),
+                      d.pruneInterval())
+                  : d,
+              RelayCheckpoint.NONE);
+      listeners =
+          fixture.listeners(
+              new ConsumerProperties(
+                  4,
+                  Duration.ofMillis(200),
+                  Duration.ofSeconds(5),
+                  Duration.ofSeconds(30),
+                  Duration.ofDays(14),
+                  200),
+              List.of(
+                  new EventSubscription(
+                      "bench",
+                      List.of(topic),
+                      2,
+                      event ->
+                          Mono.fromRunnable(
+                              () ->
+                                  arrivals.arrived(
+                                      fixture.codec.data(event, BenchEvent.class).id())))));
+      relay.start();
+      listeners.start();
+      awaitAssignment(listeners.container("bench"));
+    }
+
+    @Override
+    public Mono<Void> write(String id) {
+      String key = "team-" + (id.hashCode() & 63);
+      return fixture
+          .transactions
+          .transactional(fixture.outbox.append(topic, key, "owner", 1, new BenchEvent(id, FILLER)))
+          // Stamped where the commit's answer arrives, before any thread switch.
+          .doOnSuccess(committed -> commits.put(id, System.nanoTime()))
+          .then();
+    }
+
+    @Override
+    public long awaitProcessed(String id) throws InterruptedException {
+      return arrivals.await(id);
+    }
+
+    @Override
+    public long startOf(String id) {
+      return commits.remove(id);
+    }
+
+    @Override
+    public void close() throws Exception {
+      fixture.close();
+    }
+  }
+
+  static void awaitAssignment(ConcurrentMessageListenerContainer<?, ?> container) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (container.getAssignedPartitions() == null
+        || container.getAssignedPartitions().isEmpty()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("listener got no partitions");
+      }
+      Thread.onSpinWait();
+    }
+  }
+}
