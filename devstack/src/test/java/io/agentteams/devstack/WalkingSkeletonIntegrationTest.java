@@ -144,22 +144,16 @@ class WalkingSkeletonIntegrationTest {
         producer.flush();
       }
       for (Service service : PROJECTING) {
-        await().atMost(Duration.ofSeconds(30)).until(() -> processed(service, markerId) == 1);
+        // The marker sits behind the redelivered copy on the same partition: once it is applied
+        // and the copy was counted as a duplicate, the copy has been seen and skipped.
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> processed(service, markerId) == 1 && duplicates(service) == 1);
         assertThat(rosterUpdatedAt(service, teamId))
             .as("%s projection untouched", service.id())
             .isEqualTo(projectedAt.get(service));
         assertThat(rosters(service).find(teamId).block().members()).hasSize(2);
         assertThat(processed(service, eventId(original))).isEqualTo(1);
-        assertThat(
-                meters(service)
-                    .counter(
-                        "agentteams.consumer.events",
-                        "subscription",
-                        "roster",
-                        "outcome",
-                        "duplicate")
-                    .count())
-            .isEqualTo(1);
       }
 
       // The stream showed TeamCreated once, and the marker after it.
@@ -259,6 +253,12 @@ class WalkingSkeletonIntegrationTest {
 
   private static MeterRegistry meters(Service service) {
     return stack.context(service).getBean(MeterRegistry.class);
+  }
+
+  private static double duplicates(Service service) {
+    return meters(service)
+        .counter("agentteams.consumer.events", "subscription", "roster", "outcome", "duplicate")
+        .count();
   }
 
   private static DatabaseClient db(Service service) {

@@ -1,6 +1,7 @@
 package io.agentteams.gateway.identity;
 
 import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.identity.PublicTokens;
 import io.agentteams.platform.problem.ProblemException;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;

@@ -3,6 +3,7 @@ package io.agentteams.gateway.identity;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.identity.IdentityProperties;
+import io.agentteams.platform.identity.PublicTokens;
 import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.web.CallerWebFilter;
 import io.agentteams.platform.web.ProblemResponses;

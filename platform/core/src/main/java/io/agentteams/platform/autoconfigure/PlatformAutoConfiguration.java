@@ -5,6 +5,7 @@ import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.health.KafkaHealthIndicator;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.identity.IdentityProperties;
+import io.agentteams.platform.identity.PublicTokens;
 import io.agentteams.platform.web.CallerArgumentResolver;
 import io.agentteams.platform.web.CallerWebFilter;
 import io.agentteams.platform.web.ProblemDetailsAdvice;
@@ -63,9 +64,18 @@ public class PlatformAutoConfiguration {
   }
 
   @Bean
+  @org.springframework.context.annotation.Primary
   CallerTokens internalCallerTokens(IdentityProperties identity, Clock clock) {
     return new CallerTokens(
         identity.internalSecret(), identity.issuer(), identity.audience(), clock);
+  }
+
+  /** Tokens for clients of the gateway: minted by the gateway and by the scheduler's dispatch. */
+  @Bean
+  PublicTokens publicTokens(IdentityProperties identity, Clock clock) {
+    return new PublicTokens(
+        new CallerTokens(
+            identity.publicSecret(), identity.publicIssuer(), identity.publicAudience(), clock));
   }
 
   /** Services verify the internal caller token; the gateway, which mints it, turns this off. */

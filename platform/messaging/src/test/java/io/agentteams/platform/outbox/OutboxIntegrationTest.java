@@ -117,20 +117,13 @@ class OutboxIntegrationTest {
     assertThat(copies).hasSize(60);
     assertThat(copies.values().stream().filter(n -> n == 2).count())
         .isEqualTo(acknowledgedButUnmarked.size());
+    // Wait until every event was applied and every redelivered copy was seen and skipped.
     await()
         .atMost(Duration.ofSeconds(30))
         .until(
             () ->
-                fixture
-                        .meters
-                        .counter(
-                            "agentteams.consumer.events",
-                            "subscription",
-                            "effects",
-                            "outcome",
-                            "duplicate")
-                        .count()
-                    == acknowledgedButUnmarked.size());
+                effects.distinctEvents("effects") == 60
+                    && duplicatesSeen("effects") == acknowledgedButUnmarked.size());
     assertThat(effects.count("effects")).isEqualTo(60);
     assertThat(effects.distinctEvents("effects")).isEqualTo(60);
   }
@@ -282,6 +275,15 @@ class OutboxIntegrationTest {
     assertThat(rowCount()).isEqualTo(1);
     assertThat(pendingRows()).isEqualTo(1);
     assertThat(fixture.meters.get("agentteams.outbox.pending").gauge().value()).isEqualTo(1.0);
+  }
+
+  private long duplicatesSeen(String subscription) {
+    return (long)
+        fixture
+            .meters
+            .counter(
+                "agentteams.consumer.events", "subscription", subscription, "outcome", "duplicate")
+            .count();
   }
 
   private long pendingRows() {

@@ -1,11 +1,12 @@
-package io.agentteams.gateway.identity;
+package io.agentteams.platform.identity;
 
-import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.identity.CallerTokens;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
-/** Tokens the gateway hands to clients and accepts from them; never accepted by a service. */
+/**
+ * Tokens clients present at the gateway: development owner tokens, and member and worker tokens
+ * this system mints. Only the gateway accepts them; services accept internal tokens only.
+ */
 public final class PublicTokens {
 
   private final CallerTokens tokens;
