@@ -1,5 +1,6 @@
 package io.agentteams.gateway.stream;
 
+import io.agentteams.gateway.identity.TeamDirectory;
 import io.agentteams.platform.identity.Caller;
 import java.util.Optional;
 import java.util.UUID;
