@@ -35,7 +35,8 @@ public class TeamEventsController {
       @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId) {
     Optional<EventCursor> resume = EventCursor.parse(lastEventId);
     Flux<ServerSentEvent<String>> events =
-        feed.stream(teamId.toString(), owner.ownerId(), resume).map(TeamEventsController::toSse);
+        feed.stream(teamId.toString(), owner.ownerId(), resume, event -> true)
+            .map(TeamEventsController::toSse);
     Flux<ServerSentEvent<String>> heartbeats =
         Flux.interval(properties.heartbeat())
             .map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
