@@ -252,6 +252,42 @@ class GatewayEdgeIntegrationTest {
     assertThat(services.hits()).hasSize(1);
   }
 
+  @Test
+  void answersReadsWithAnEtagAnd304WhenTheClientAlreadyHasThatRepresentation() {
+    String token = devToken(StubServices.OWNER);
+    String etag =
+        web.get()
+            .uri("/api/v1/teams/" + StubServices.TEAM)
+            .header("Authorization", "Bearer " + token)
+            .exchange()
+            .expectStatus()
+            .isOk()
+            .expectHeader()
+            .exists("ETag")
+            .returnResult(String.class)
+            .getResponseHeaders()
+            .getETag();
+    web.get()
+        .uri("/api/v1/teams/" + StubServices.TEAM)
+        .header("Authorization", "Bearer " + token)
+        .header("If-None-Match", etag)
+        .exchange()
+        .expectStatus()
+        .isNotModified()
+        .expectBody()
+        .isEmpty();
+    web.get()
+        .uri("/api/v1/teams/" + StubServices.TEAM)
+        .header("Authorization", "Bearer " + token)
+        .header("If-None-Match", "W/\"something-else\"")
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.id")
+        .isEqualTo(StubServices.TEAM.toString());
+  }
+
   private String mint(String path, String token) {
     return (String)
         web.post()
