@@ -41,7 +41,8 @@ public class TeamEventFeed {
   private final Map<String, TeamWindow> windows;
   private final Map<TopicPartition, Long> startPositions = new ConcurrentHashMap<>();
   private final Map<String, Integer> partitionCounts = new ConcurrentHashMap<>();
-  private final Sinks.Many<FeedEvent> live = Sinks.many().multicast().directBestEffort();
+  // One live sink per team with subscribers, so an event costs only that team's subscribers.
+  private final Map<String, Sinks.Many<FeedEvent>> live = new ConcurrentHashMap<>();
   private final AtomicInteger subscribers = new AtomicInteger();
   private final Counter disconnected;
 
@@ -98,7 +99,13 @@ public class TeamEventFeed {
             offset,
             envelope.type(),
             json)
-        .ifPresent(live::tryEmitNext);
+        .ifPresent(
+            event -> {
+              Sinks.Many<FeedEvent> sink = live.get(event.teamId());
+              if (sink != null) {
+                sink.tryEmitNext(event);
+              }
+            });
   }
 
   private TeamWindow window(String teamId) {
@@ -155,8 +162,7 @@ public class TeamEventFeed {
                   .unicast()
                   .onBackpressureBuffer(Queues.<FeedEvent>get(properties.subscriberBuffer()).get());
           var liveSubscription =
-              live.asFlux()
-                  .filter(e -> e.teamId().equals(teamId))
+              live(teamId)
                   .subscribe(
                       e -> {
                         if (buffer.tryEmitNext(e).isFailure()) {
@@ -191,7 +197,27 @@ public class TeamEventFeed {
 
   /** Every event of a team after this call, with no replay: for "wait for the next change". */
   public Flux<FeedEvent> next(String teamId, String ownerId) {
-    return live.asFlux().filter(e -> e.teamId().equals(teamId) && e.ownerId().equals(ownerId));
+    return live(teamId).filter(e -> e.ownerId().equals(ownerId));
+  }
+
+  /** The team's live events; the team's sink goes away with its last subscriber. */
+  private Flux<FeedEvent> live(String teamId) {
+    return Flux.defer(
+        () -> {
+          Sinks.Many<FeedEvent> sink;
+          synchronized (live) {
+            sink = live.computeIfAbsent(teamId, id -> Sinks.many().multicast().directBestEffort());
+          }
+          return sink.asFlux()
+              .doFinally(
+                  signal -> {
+                    synchronized (live) {
+                      if (sink.currentSubscriberCount() == 0) {
+                        live.remove(teamId, sink);
+                      }
+                    }
+                  });
+        });
   }
 
   /** What a stream carries. */

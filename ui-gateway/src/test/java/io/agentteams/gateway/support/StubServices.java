@@ -32,10 +32,20 @@ public final class StubServices implements AutoCloseable {
   public static final String AGENT = "agent-1";
 
   private final CallerTokens internal;
+  private final boolean anyTeamOfOwner;
   private final Map<String, DisposableServer> servers = new ConcurrentHashMap<>();
   private final List<Hit> hits = new CopyOnWriteArrayList<>();
 
   public StubServices(String internalSecret) {
+    this(internalSecret, false);
+  }
+
+  /**
+   * @param anyTeamOfOwner whether team-service treats every team id as one of {@link #OWNER}'s (for
+   *     load tests with many teams)
+   */
+  public StubServices(String internalSecret, boolean anyTeamOfOwner) {
+    this.anyTeamOfOwner = anyTeamOfOwner;
     this.internal =
         new CallerTokens(
             internalSecret, "agent-teams-gateway", "agent-teams-internal", Clock.systemUTC());
@@ -74,16 +84,26 @@ public final class StubServices implements AutoCloseable {
       hits.add(new Hit(service, request.method().name(), request.uri(), null));
       return response.status(401).send();
     }
-    hits.add(new Hit(service, request.method().name(), request.uri(), caller));
+    if (!anyTeamOfOwner) {
+      hits.add(new Hit(service, request.method().name(), request.uri(), caller));
+    }
     String path = request.uri().replaceFirst("\\?.*$", "");
     String body;
     int status = 200;
-    if (service.equals("team") && path.equals("/api/v1/teams/" + TEAM)) {
+    boolean knownTeam =
+        path.equals("/api/v1/teams/" + TEAM)
+            || (anyTeamOfOwner && path.matches("/api/v1/teams/[0-9a-f-]{36}"));
+    if (service.equals("team") && knownTeam) {
       if (!caller.ownerId().equals(OWNER)) {
         status = 404;
         body = "{}";
       } else {
-        body = "{\"id\":\"" + TEAM + "\",\"members\":[{\"name\":\"" + MEMBER + "\"}]}";
+        body =
+            "{\"id\":\""
+                + path.substring(path.lastIndexOf('/') + 1)
+                + "\",\"members\":[{\"name\":\""
+                + MEMBER
+                + "\"}]}";
       }
     } else if (service.equals("team") && path.startsWith("/api/v1/agents/")) {
       boolean ours = path.equals("/api/v1/agents/" + AGENT) && caller.ownerId().equals(OWNER);
