@@ -40,7 +40,13 @@ public class TeamEventsController {
     Flux<ServerSentEvent<String>> heartbeats =
         Flux.interval(properties.heartbeat())
             .map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
-    return directory.requireVisible(owner, teamId).thenMany(Flux.merge(events, heartbeats));
+    return directory
+        .requireVisible(owner, teamId)
+        .thenMany(
+            Flux.concat(
+                // Sent at once, so a client knows the stream is open before any event arrives.
+                Flux.just(ServerSentEvent.<String>builder().comment("stream open").build()),
+                Flux.merge(events, heartbeats)));
   }
 
   private static ServerSentEvent<String> toSse(TeamEventFeed.StreamItem item) {

@@ -4,6 +4,7 @@ import io.agentteams.platform.event.EventCodec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -47,7 +48,16 @@ public final class SseLoadClient {
                             .pendingAcquireMaxCount(-1)
                             .build())))
             .build();
+    // Open the streams in waves, each once the previous wave is open, as real clients arrive.
+    int wave = 250;
     for (int i = 0; i < connections; i++) {
+      if (i > 0 && i % wave == 0) {
+        long target = connections - i;
+        if (!awaitAtMost(open, target, Duration.ofMinutes(1))) {
+          System.out.println(
+              "wave stalled at " + (connections - open.getCount()) + " open streams");
+        }
+      }
       {
         String team = teams.get(i % teams.size());
         boolean[] opened = {false};
@@ -61,7 +71,7 @@ public final class SseLoadClient {
             .doOnNext(
                 event -> {
                   if (event.comment() != null) {
-                    // The first heartbeat proves the stream is open end to end.
+                    // The first comment proves the stream is open end to end.
                     if (!opened[0]) {
                       opened[0] = true;
                       open.countDown();
@@ -94,5 +104,19 @@ public final class SseLoadClient {
         received.get(),
         latency.getMaxValue() / 1000.0);
     System.exit(0);
+  }
+
+  /** Waits until the latch has counted down to at most {@code remaining}. */
+  private static boolean awaitAtMost(CountDownLatch latch, long remaining, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (latch.getCount() > remaining) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      // Parks for a millisecond at most; the latch has no "count at most" wait of its own.
+      java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+    }
+    return true;
   }
 }
