@@ -288,6 +288,40 @@ class GatewayEdgeIntegrationTest {
         .isEqualTo(StubServices.TEAM.toString());
   }
 
+  @Test
+  void describesTheWholePublicApiInOneDocumentMergedFromTheServices() {
+    web.get()
+        .uri("/v3/api-docs")
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.info.title")
+        .isEqualTo("Agent Teams API")
+        .jsonPath(
+            "$.paths['/api/v1/team/things/{id}'].get.responses['200'].content['application/json'].schema['$ref']")
+        .isEqualTo("#/components/schemas/TeamThing")
+        .jsonPath(
+            "$.paths['/api/v1/mailbox/things/{id}'].get.responses['404'].content['application/problem+json'].schema['$ref']")
+        .isEqualTo("#/components/schemas/Problem")
+        .jsonPath("$.paths['/api/v1/scheduler/things/{id}'].get.tags[0]")
+        .isEqualTo("scheduler-service")
+        .jsonPath("$.components.schemas.TeamThing")
+        .exists()
+        .jsonPath("$.components.schemas.TaskBoardThing")
+        .exists()
+        .jsonPath("$.paths['/actuator/health']")
+        .doesNotExist()
+        // The gateway's own operations, with their errors.
+        .jsonPath("$.paths['/api/v1/agents/{agentId}/tokens'].post.responses['401']")
+        .exists()
+        .jsonPath("$.paths['/api/v1/teams/{teamId}/events'].get")
+        .exists()
+        .jsonPath("$['x-unavailable']")
+        .doesNotExist();
+    web.get().uri("/swagger-ui/index.html").exchange().expectStatus().isOk();
+  }
+
   private String mint(String path, String token) {
     return (String)
         web.post()

@@ -74,6 +74,20 @@ public final class StubServices implements AutoCloseable {
 
   private Mono<Void> answer(
       String service, HttpServerRequest request, HttpServerResponse response) {
+    if (request.uri().equals("/v3/api-docs")) {
+      // Like a service: its API description is public, in the shape springdoc writes.
+      String doc =
+          ("{\"openapi\":\"3.1.0\",\"paths\":{\"/api/v1/%s/things/{id}\":{\"get\":{\"responses\":"
+                  + "{\"200\":{\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Thing\"}}}},"
+                  + "\"404\":{\"content\":{\"application/problem+json\":{\"schema\":{\"$ref\":\"#/components/schemas/Problem\"}}}}}}},"
+                  + "\"/actuator/health\":{\"get\":{}}},"
+                  + "\"components\":{\"schemas\":{\"Thing\":{\"type\":\"object\"},\"Problem\":{\"type\":\"object\"}}}}")
+              .formatted(service);
+      return response
+          .header("Content-Type", "application/json")
+          .sendString(Mono.just(doc), StandardCharsets.UTF_8)
+          .then();
+    }
     Caller caller = null;
     String authorization = request.requestHeaders().get("Authorization");
     try {
