@@ -98,7 +98,8 @@ public class TeamEventFeed {
             topic,
             offset,
             envelope.type(),
-            json)
+            json,
+            EventAudience.of(envelope.data()))
         .ifPresent(
             event -> {
               Sinks.Many<FeedEvent> sink = live.get(event.teamId());

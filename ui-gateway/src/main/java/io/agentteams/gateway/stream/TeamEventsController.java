@@ -49,7 +49,7 @@ public class TeamEventsController {
                 Flux.merge(events, heartbeats)));
   }
 
-  private static ServerSentEvent<String> toSse(TeamEventFeed.StreamItem item) {
+  static ServerSentEvent<String> toSse(TeamEventFeed.StreamItem item) {
     if (item instanceof TeamEventFeed.StreamItem.Event e) {
       return ServerSentEvent.builder(e.event().json())
           .id(e.event().cursor().toString())
