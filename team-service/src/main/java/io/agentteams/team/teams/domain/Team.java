@@ -284,10 +284,13 @@ public final class Team {
    * @return whether a new round started
    */
   public boolean startReconnect() {
-    if (status == TeamStatus.READY || isProvisioning()) {
+    if (status == TeamStatus.READY) {
       return false;
     }
     requireStatus("reconnect", TeamStatus.DISCONNECTED);
+    if (isProvisioning()) {
+      return false;
+    }
     round++;
     members.replaceAll(m -> m.with(MemberStatus.PENDING, null));
     return true;
