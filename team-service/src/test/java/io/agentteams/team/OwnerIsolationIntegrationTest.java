@@ -78,6 +78,15 @@ class OwnerIsolationIntegrationTest {
         .jsonPath("$.items.length()")
         .isEqualTo(0);
 
+    // Agent ids are scoped to their owner: Mallory's agent of the same id is her own.
+    web.post()
+        .uri("/api/v1/agents")
+        .header("Authorization", asMallory)
+        .bodyValue(Map.of("id", aliceAgent, "name", "Mallory's namesake"))
+        .exchange()
+        .expectStatus()
+        .isCreated();
+
     Map<String, Object> after = api.team(alice, aliceTeam);
     assertThat(after).isEqualTo(before);
     web.get()
