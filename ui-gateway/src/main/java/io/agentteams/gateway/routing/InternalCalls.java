@@ -1,0 +1,68 @@
+package io.agentteams.gateway.routing;
+
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.identity.CallerTokens;
+import io.agentteams.platform.identity.IdentityProperties;
+import io.agentteams.platform.problem.ProblemException;
+import java.net.URI;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Reads a service on behalf of a caller, whose identity travels as a short-lived internal token the
+ * service verifies. A service's 404 stays a 404 naming what was not found; any other failure is the
+ * service being unavailable, so the gateway never passes on half an answer.
+ */
+@Component
+public class InternalCalls {
+
+  private final WebClient web;
+  private final CallerTokens internalTokens;
+  private final IdentityProperties identity;
+
+  public InternalCalls(
+      WebClient.Builder web, CallerTokens internalTokens, IdentityProperties identity) {
+    this.web = web.build();
+    this.internalTokens = internalTokens;
+    this.identity = identity;
+  }
+
+  /**
+   * GETs {@code base + path} as the caller.
+   *
+   * @param what what a 404 says was not found
+   * @param id the identifier a 404 names
+   * @param uriVariables values for the path's placeholders
+   */
+  public Mono<JsonNode> get(
+      Caller caller, URI base, String path, String what, Object id, Object... uriVariables) {
+    String service = base.getHost() + ":" + base.getPort();
+    return web.get()
+        .uri(base + path, uriVariables)
+        .header(
+            "Authorization", "Bearer " + internalTokens.issue(caller, identity.internalTokenTtl()))
+        .exchangeToMono(
+            response -> {
+              if (response.statusCode().is2xxSuccessful()) {
+                return response.bodyToMono(JsonNode.class);
+              }
+              if (response.statusCode().value() == HttpStatus.NOT_FOUND.value()) {
+                return response.releaseBody().then(Mono.error(ProblemException.notFound(what, id)));
+              }
+              return response
+                  .releaseBody()
+                  .then(
+                      Mono.error(
+                          new ProblemException(
+                              ProblemException.Kind.UNAVAILABLE,
+                              "service-unavailable",
+                              "the service at "
+                                  + service
+                                  + " answered "
+                                  + response.statusCode().value())));
+            });
+  }
+}
