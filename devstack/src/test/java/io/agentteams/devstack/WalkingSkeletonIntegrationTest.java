@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.agentteams.contracts.Topics;
-import io.agentteams.devstack.ServiceStack.DatabaseAccess;
 import io.agentteams.devstack.ServiceStack.Service;
+import io.agentteams.devstack.support.SharedStack;
 import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.event.EventEnvelope;
 import io.agentteams.platform.roster.Roster;
 import io.agentteams.platform.roster.Rosters;
-import io.agentteams.platform.test.Database;
 import io.agentteams.platform.test.RealInfrastructure;
 import io.agentteams.platform.test.TestInfrastructure;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,7 +28,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.core.ParameterizedTypeReference;
@@ -59,35 +57,8 @@ class WalkingSkeletonIntegrationTest {
   @BeforeAll
   static void startStack(TestInfrastructure shared) {
     infrastructure = shared;
-    Map<Service, DatabaseAccess> databases = new EnumMap<>(Service.class);
-    for (Service service : Service.values()) {
-      if (service.database() != null) {
-        Database db = shared.freshDatabase("e2e_" + service.database());
-        databases.put(
-            service, new DatabaseAccess(db.r2dbcUrl(), db.jdbcUrl(), db.username(), db.password()));
-      }
-    }
-    stack =
-        ServiceStack.start(
-            new ServiceStack.Settings(
-                shared.kafkaBootstrapServers(),
-                databases,
-                Map.of(),
-                Map.of(
-                    "agentteams.gateway.identity.dev-identity-enabled",
-                    true,
-                    "agentteams.kafka.partitions",
-                    4,
-                    "agentteams.outbox.poll-interval",
-                    "200ms")));
+    stack = SharedStack.get();
     gateway = WebClient.create(stack.url(Service.GATEWAY));
-  }
-
-  @AfterAll
-  static void stopStack() {
-    if (stack != null) {
-      stack.close();
-    }
   }
 
   @Test

@@ -1,0 +1,93 @@
+package io.agentteams.devstack.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.springframework.http.HttpMethod;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Calls member tools exactly as {@code GET /api/v1/tools} describes them (method, path, where each
+ * input goes) and checks every result against the tool's declared result schema.
+ */
+public final class MemberTools {
+
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-z_]+)}");
+
+  private final Api api;
+  private final Map<String, JsonNode> tools = new LinkedHashMap<>();
+  private final Map<String, Schema> resultSchemas = new LinkedHashMap<>();
+  private final Set<String> checked = ConcurrentHashMap.newKeySet();
+
+  public MemberTools(Api api, String anyToken) {
+    this.api = api;
+    SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    for (JsonNode tool : api.get("/api/v1/tools", anyToken).ok().get("tools")) {
+      String name = tool.get("name").asString();
+      tools.put(name, tool);
+      resultSchemas.put(name, registry.getSchema(tool.get("result_schema")));
+    }
+  }
+
+  /** Every tool the catalog lists. */
+  public Set<String> names() {
+    return tools.keySet();
+  }
+
+  /** The tools whose results were checked against their schemas. */
+  public Set<String> checked() {
+    return Set.copyOf(checked);
+  }
+
+  /** Calls a tool, asserts success and that the result matches its schema, and returns it. */
+  public JsonNode call(String name, String memberToken, Map<String, ?> input) {
+    Api.Response response = raw(name, memberToken, input);
+    JsonNode result = response.ok();
+    assertThat(resultSchemas.get(name).validate(result))
+        .as("%s result %s against its schema", name, response.raw())
+        .isEmpty();
+    checked.add(name);
+    return result;
+  }
+
+  /** Calls a tool and returns the answer whatever it is (for refusals and conflicts). */
+  public Api.Response raw(String name, String memberToken, Map<String, ?> input) {
+    JsonNode tool = tools.get(name);
+    assertThat(tool).as("tool %s", name).isNotNull();
+    Map<String, Object> rest = new LinkedHashMap<>(input);
+    StringBuilder path = new StringBuilder();
+    Matcher matcher = PLACEHOLDER.matcher(tool.get("path").asString());
+    while (matcher.find()) {
+      Object value = rest.remove(matcher.group(1));
+      assertThat(value).as("%s needs %s", name, matcher.group(1)).isNotNull();
+      matcher.appendReplacement(path, Matcher.quoteReplacement(value.toString()));
+    }
+    matcher.appendTail(path);
+    HttpMethod method = HttpMethod.valueOf(tool.get("method").asString());
+    if (method == HttpMethod.GET) {
+      String query =
+          String.join(
+              "&",
+              rest.entrySet().stream()
+                  .map(
+                      e ->
+                          e.getKey()
+                              + "="
+                              + URLEncoder.encode(e.getValue().toString(), StandardCharsets.UTF_8))
+                  .toList());
+      return api.call(
+          method, query.isEmpty() ? path.toString() : path + "?" + query, memberToken, null);
+    }
+    return api.call(method, path.toString(), memberToken, rest);
+  }
+}

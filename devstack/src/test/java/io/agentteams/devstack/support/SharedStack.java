@@ -1,0 +1,59 @@
+package io.agentteams.devstack.support;
+
+import io.agentteams.devstack.ServiceStack;
+import io.agentteams.devstack.ServiceStack.DatabaseAccess;
+import io.agentteams.devstack.ServiceStack.Service;
+import io.agentteams.platform.test.Database;
+import io.agentteams.platform.test.TestInfrastructure;
+import java.util.EnumMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * All five services on the shared Kafka and Postgres, started once per test JVM for every test
+ * class that plays through the gateway, and stopped when the JVM ends.
+ */
+public final class SharedStack {
+
+  private static @Nullable ServiceStack stack;
+
+  private SharedStack() {}
+
+  /** The running stack, started on first use. */
+  public static synchronized ServiceStack get() {
+    if (stack == null) {
+      stack = start(TestInfrastructure.shared());
+      ServiceStack started = stack;
+      Runtime.getRuntime().addShutdownHook(new Thread(started::close, "stack-shutdown"));
+    }
+    return stack;
+  }
+
+  private static ServiceStack start(TestInfrastructure shared) {
+    Map<Service, DatabaseAccess> databases = new EnumMap<>(Service.class);
+    for (Service service : Service.values()) {
+      if (service.database() != null) {
+        Database db = shared.freshDatabase("e2e_" + service.database());
+        databases.put(
+            service, new DatabaseAccess(db.r2dbcUrl(), db.jdbcUrl(), db.username(), db.password()));
+      }
+    }
+    return ServiceStack.start(
+        new ServiceStack.Settings(
+            shared.kafkaBootstrapServers(),
+            databases,
+            Map.of(),
+            Map.of(
+                "agentteams.gateway.identity.dev-identity-enabled",
+                true,
+                "agentteams.kafka.partitions",
+                4,
+                "agentteams.outbox.poll-interval",
+                "200ms",
+                // Tests play many parts quickly from one address; the rate limit has its own test.
+                "agentteams.gateway.limits.requests-per-second",
+                10_000,
+                "agentteams.gateway.limits.burst",
+                10_000)));
+  }
+}
