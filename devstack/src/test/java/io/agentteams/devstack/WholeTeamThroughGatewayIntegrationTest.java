@@ -298,6 +298,9 @@ class WholeTeamThroughGatewayIntegrationTest {
     String token = offer.get("member_token").asString();
     String team = offer.get("team_id").asString();
     assertThat(offer.get("requester").asString()).isEqualTo("lead");
+    // An MCP client sees the same team through the same member token.
+    JsonNode context = tools.callOverMcp("read_team_context", token, Map.of("team_id", team));
+    assertThat(context.get("you").asString()).isEqualTo("peer");
     List<String> texts = new CopyOnWriteArrayList<>();
     await()
         .atMost(PATIENCE)

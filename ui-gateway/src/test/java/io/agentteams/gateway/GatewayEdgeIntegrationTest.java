@@ -322,6 +322,135 @@ class GatewayEdgeIntegrationTest {
     web.get().uri("/swagger-ui/index.html").exchange().expectStatus().isOk();
   }
 
+  @Test
+  void mcpServesTheMemberToolsAndCallsThemAsTheCallingMember() {
+    String owner = devToken(StubServices.OWNER);
+    String member =
+        mint(
+            "/api/v1/teams/" + StubServices.TEAM + "/members/" + StubServices.MEMBER + "/tokens",
+            owner);
+
+    Map<?, ?> initialized =
+        mcp(
+            member,
+            Map.of(
+                "jsonrpc",
+                "2.0",
+                "id",
+                1,
+                "method",
+                "initialize",
+                "params",
+                Map.of(
+                    "protocolVersion",
+                    "2025-06-18",
+                    "capabilities",
+                    Map.of(),
+                    "clientInfo",
+                    Map.of("name", "test", "version", "1"))));
+    assertThat(((Map<?, ?>) initialized.get("result")).get("protocolVersion"))
+        .isEqualTo("2025-06-18");
+    web.post()
+        .uri("/api/v1/mcp")
+        .header("Authorization", "Bearer " + member)
+        .contentType(MediaType.APPLICATION_JSON)
+        .bodyValue(Map.of("jsonrpc", "2.0", "method", "notifications/initialized"))
+        .exchange()
+        .expectStatus()
+        .isAccepted();
+
+    Map<?, ?> listed = mcp(member, Map.of("jsonrpc", "2.0", "id", 2, "method", "tools/list"));
+    List<?> tools = (List<?>) ((Map<?, ?>) listed.get("result")).get("tools");
+    assertThat(tools).hasSize(20);
+    assertThat(tools)
+        .allSatisfy(tool -> assertThat(((Map<?, ?>) tool).get("inputSchema")).isNotNull());
+
+    services.clear();
+    Map<?, ?> called =
+        mcp(
+            member,
+            Map.of(
+                "jsonrpc",
+                "2.0",
+                "id",
+                3,
+                "method",
+                "tools/call",
+                "params",
+                Map.of(
+                    "name",
+                    "read_team_state",
+                    "arguments",
+                    Map.of("team_id", StubServices.TEAM.toString(), "kind", "finding"))));
+    Map<?, ?> result = (Map<?, ?>) called.get("result");
+    assertThat(result.get("isError")).isEqualTo(false);
+    assertThat(result.get("structuredContent")).isEqualTo(Map.of("service", "team"));
+    assertThat(services.hits())
+        .singleElement()
+        .satisfies(
+            hit -> {
+              assertThat(hit.path())
+                  .isEqualTo("/api/v1/teams/" + StubServices.TEAM + "/state?kind=finding");
+              assertThat(hit.caller())
+                  .isEqualTo(
+                      new Caller.Member(
+                          StubServices.OWNER, StubServices.TEAM, StubServices.MEMBER, null));
+            });
+
+    Map<?, ?> unknown =
+        mcp(
+            member,
+            Map.of(
+                "jsonrpc",
+                "2.0",
+                "id",
+                4,
+                "method",
+                "tools/call",
+                "params",
+                Map.of("name", "drop_database", "arguments", Map.of())));
+    assertThat(((Map<?, ?>) unknown.get("error")).get("code")).isEqualTo(-32602);
+    Map<?, ?> missing =
+        mcp(
+            member,
+            Map.of(
+                "jsonrpc",
+                "2.0",
+                "id",
+                5,
+                "method",
+                "tools/call",
+                "params",
+                Map.of(
+                    "name",
+                    "claim_task",
+                    "arguments",
+                    Map.of("team_id", StubServices.TEAM.toString()))));
+    assertThat(((Map<?, ?>) missing.get("error")).get("message").toString()).contains("task_id");
+
+    web.post()
+        .uri("/api/v1/mcp")
+        .contentType(MediaType.APPLICATION_JSON)
+        .bodyValue(Map.of("jsonrpc", "2.0", "id", 6, "method", "tools/list"))
+        .exchange()
+        .expectStatus()
+        .isUnauthorized();
+  }
+
+  private Map<?, ?> mcp(String token, Map<String, ?> request) {
+    return web.post()
+        .uri("/api/v1/mcp")
+        .header("Authorization", "Bearer " + token)
+        .contentType(MediaType.APPLICATION_JSON)
+        .bodyValue(request)
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectBody(Map.class)
+        .returnResult()
+        .getResponseBody();
+  }
+
   private String mint(String path, String token) {
     return (String)
         web.post()

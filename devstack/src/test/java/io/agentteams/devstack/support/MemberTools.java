@@ -60,6 +60,32 @@ public final class MemberTools {
     return result;
   }
 
+  /**
+   * Calls a tool through the gateway's MCP server ({@code tools/call}), asserts success and that
+   * its structured result matches the tool's schema, and returns that result.
+   */
+  public JsonNode callOverMcp(String name, String memberToken, Map<String, ?> input) {
+    Api.Response response =
+        api.post(
+            "/api/v1/mcp",
+            memberToken,
+            Map.of(
+                "jsonrpc",
+                "2.0",
+                "id",
+                1,
+                "method",
+                "tools/call",
+                "params",
+                Map.of("name", name, "arguments", input)));
+    JsonNode result = response.ok().get("result");
+    assertThat(result).as("MCP answer %s", response.raw()).isNotNull();
+    assertThat(result.get("isError").asBoolean()).as(response.raw()).isFalse();
+    JsonNode structured = result.get("structuredContent");
+    assertThat(resultSchemas.get(name).validate(structured)).as(response.raw()).isEmpty();
+    return structured;
+  }
+
   /** Calls a tool and returns the answer whatever it is (for refusals and conflicts). */
   public Api.Response raw(String name, String memberToken, Map<String, ?> input) {
     JsonNode tool = tools.get(name);

@@ -22,6 +22,12 @@ import reactor.core.publisher.Mono;
 @Component
 public class EdgeAuthenticationFilter implements WebFilter, Ordered {
 
+  /**
+   * The client's own bearer token, kept on the exchange for the gateway's own calls back through
+   * its public API on the client's behalf (the MCP adapter); it never travels to a service.
+   */
+  public static final String PUBLIC_TOKEN_ATTRIBUTE = "agentteams.public-token";
+
   private final EdgeAuthenticator authenticator;
   private final CallerTokens internalTokens;
   private final IdentityProperties identity;
@@ -53,6 +59,12 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
                                   h -> h.set(HttpHeaders.AUTHORIZATION, "Bearer " + internal)))
                       .build();
               authenticated.getAttributes().put(CallerWebFilter.CALLER_ATTRIBUTE, caller);
+              authenticated
+                  .getAttributes()
+                  .put(
+                      PUBLIC_TOKEN_ATTRIBUTE,
+                      bearer(
+                          exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION)));
               return chain.filter(authenticated);
             })
         .onErrorResume(
