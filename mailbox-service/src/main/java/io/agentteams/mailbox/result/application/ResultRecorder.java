@@ -1,0 +1,42 @@
+package io.agentteams.mailbox.result.application;
+
+import io.agentteams.contracts.scheduler.JobResultRecorded;
+import io.agentteams.mailbox.result.domain.ResultRecord;
+import io.agentteams.mailbox.result.persistence.ResultStore;
+import java.time.Instant;
+import java.util.UUID;
+import org.springframework.stereotype.Service;
+import reactor.core.publisher.Mono;
+
+/** Keeps a result record for each finished job the scheduler reports. */
+@Service
+public class ResultRecorder {
+
+  private final ResultStore results;
+
+  public ResultRecorder(ResultStore results) {
+    this.results = results;
+  }
+
+  /** Records the result; a job already recorded keeps its first record. */
+  public Mono<Void> on(JobResultRecorded event) {
+    return Mono.fromCallable(
+            () ->
+                new ResultRecord(
+                    event.jobId(),
+                    UUID.fromString(event.teamId()),
+                    event.member(),
+                    event.requester(),
+                    event.status(),
+                    event.parentJobId(),
+                    event.conversationId(),
+                    event.runId(),
+                    event.request(),
+                    event.answer(),
+                    event.answerTruncated(),
+                    Instant.parse(event.createdAt()),
+                    event.startedAt() == null ? null : Instant.parse(event.startedAt()),
+                    Instant.parse(event.finishedAt())))
+        .flatMap(results::record);
+  }
+}
