@@ -193,6 +193,11 @@ class MessageApiIntegrationTest {
     assertThat(tooManyChars.body().get("limit").asString()).isEqualTo("mailbox.message.max-chars");
     assertThat(tooManyBytes.status()).isEqualTo(422);
     assertThat(tooManyBytes.body().get("limit").asString()).isEqualTo("mailbox.message.max-bytes");
+    MailboxApi.Response nul =
+        api.send(
+            team.id(), teams.member(team, "lead"), Map.of("to", "researcher", "text", "a\u0000b"));
+    assertThat(nul.status()).isEqualTo(400);
+    assertThat(nul.body().get("code").asString()).isEqualTo("nul-character");
     assertThat(probe.queued(team.id()) + probe.delivered(team.id())).isZero();
     assertThat(api.history(team.id(), teams.owner("alice"), Map.of()).body().get("records"))
         .isEmpty();

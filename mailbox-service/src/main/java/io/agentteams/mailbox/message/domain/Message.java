@@ -65,9 +65,12 @@ public record Message(
       @Nullable String clientMessageId,
       @Nullable String text,
       MessageLimits limits) {
-    String checkedText = limits.text().checkNotBlank(text);
+    String checkedText = withoutNul("text", limits.text().checkNotBlank(text));
     String checkedClientId =
-        clientMessageId == null ? null : limits.clientMessageId().checkNotBlank(clientMessageId);
+        clientMessageId == null
+            ? null
+            : withoutNul(
+                "client_message_id", limits.clientMessageId().checkNotBlank(clientMessageId));
     if (sender.kind() == SenderKind.SYSTEM && systemKind == null) {
       throw ProblemException.invalid(
           "missing-system-kind", "a system message says what it reports (system_kind)");
@@ -89,6 +92,22 @@ public record Message(
         provenance.conversationId(),
         checkedClientId,
         checkedText);
+  }
+
+  /**
+   * Rejects U+0000, which text in the database cannot hold.
+   *
+   * @throws ProblemException when the value holds it
+   */
+  public static String withoutNul(String field, String value) {
+    if (value.indexOf('\u0000') >= 0) {
+      throw new ProblemException(
+          ProblemException.Kind.INVALID,
+          "nul-character",
+          field + " must not contain the character U+0000",
+          java.util.Map.of("field", field));
+    }
+    return value;
   }
 
   /**

@@ -40,6 +40,12 @@ public record SearchFilters(
     if (query != null) {
       queryBound.check(query);
     }
+    for (String value : new String[] {memberId, jobId, query}) {
+      if (value != null && value.indexOf('\u0000') >= 0) {
+        throw io.agentteams.platform.problem.ProblemException.invalid(
+            "nul-character", "search filters must not contain the character U+0000");
+      }
+    }
     return new SearchFilters(memberId, jobId, query);
   }
 

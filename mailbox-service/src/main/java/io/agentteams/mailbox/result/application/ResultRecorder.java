@@ -18,7 +18,10 @@ public class ResultRecorder {
     this.results = results;
   }
 
-  /** Records the result; a job already recorded keeps its first record. */
+  /**
+   * Records the result; a job already recorded keeps its first record. U+0000, which the database
+   * cannot hold, becomes U+FFFD rather than sending the event to the dead-letter topic.
+   */
   public Mono<Void> on(JobResultRecorded event) {
     return Mono.fromCallable(
             () ->
@@ -31,12 +34,16 @@ public class ResultRecorder {
                     event.parentJobId(),
                     event.conversationId(),
                     event.runId(),
-                    event.request(),
-                    event.answer(),
+                    storable(event.request()),
+                    storable(event.answer()),
                     event.answerTruncated(),
                     Instant.parse(event.createdAt()),
                     event.startedAt() == null ? null : Instant.parse(event.startedAt()),
                     Instant.parse(event.finishedAt())))
         .flatMap(results::record);
+  }
+
+  private static String storable(String text) {
+    return text.replace('\u0000', '\uFFFD');
   }
 }
