@@ -9,8 +9,11 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
@@ -27,9 +30,16 @@ import reactor.core.publisher.Mono;
  * copy n delivers every queued copy before it first. So per recipient, delivery follows send order
  * even if an earlier event was lost or dead-lettered, and a copy already delivered (by a
  * redelivered event, the sweeper, or another replica) is never delivered again.
+ *
+ * <p>The delivery consumer applies a whole poll of events in one transaction. Its events only
+ * collect what to deliver; the deliveries and their {@code MessageDelivered} rows are written in
+ * one go just before that transaction commits. Appending to the outbox locks the team until the
+ * commit, so doing it last keeps the team's senders waiting for as short a time as possible.
  */
 @Service
 public class Deliveries {
+
+  private static final Object PENDING = new Object();
 
   private final DeliveryStore store;
   private final Outbox outbox;
@@ -56,11 +66,25 @@ public class Deliveries {
             .register(meters);
   }
 
-  /** Applies a {@code MessageQueued} event: each recipient's queued copies up to this one. */
+  /**
+   * Applies a {@code MessageQueued} event within the current transaction: each recipient's queued
+   * copies up to this one are delivered before the transaction commits.
+   */
   public Mono<Void> on(MessageQueued queued) {
     UUID teamId = UUID.fromString(queued.teamId());
-    return Flux.fromIterable(queued.recipients())
-        .concatMap(recipient -> deliverUpTo(teamId, recipient.member(), recipient.sequence()))
+    return TransactionSynchronizationManager.forCurrentTransaction()
+        .doOnNext(
+            transaction -> {
+              Pending pending = (Pending) transaction.getResource(PENDING);
+              if (pending == null) {
+                pending = new Pending();
+                transaction.bindResource(PENDING, pending);
+                transaction.registerSynchronization(new DeliverBeforeCommit(pending));
+              }
+              for (MessageQueued.Recipient recipient : queued.recipients()) {
+                pending.add(teamId, recipient.member(), recipient.sequence());
+              }
+            })
         .then();
   }
 
@@ -71,21 +95,27 @@ public class Deliveries {
    * @return how many copies were delivered now (0 when all were already)
    */
   public Mono<Integer> deliverUpTo(UUID teamId, String member, long sequence) {
-    return store
-        .deliverUpTo(teamId, member, sequence)
-        .sort(Comparator.comparingLong(DeliveryStore.Delivered::sequence))
+    return acknowledge(store.deliverUpTo(teamId, member, sequence));
+  }
+
+  private Mono<Integer> acknowledge(Flux<DeliveryStore.Delivered> delivering) {
+    return delivering
+        .sort(
+            Comparator.comparing(DeliveryStore.Delivered::teamId)
+                .thenComparing(DeliveryStore.Delivered::recipient)
+                .thenComparingLong(DeliveryStore.Delivered::sequence))
         .collectList()
         .flatMap(
             copies ->
                 copies.isEmpty()
                     ? Mono.just(0)
                     : Flux.fromIterable(copies)
-                        .concatMap(this::acknowledge)
+                        .concatMap(this::announce)
                         .then(afterCommit(copies))
                         .thenReturn(copies.size()));
   }
 
-  private Mono<Void> acknowledge(DeliveryStore.Delivered copy) {
+  private Mono<Void> announce(DeliveryStore.Delivered copy) {
     return outbox
         .append(
             Topics.MAILBOX_EVENTS,
@@ -120,5 +150,35 @@ public class Deliveries {
                       }
                     }))
         .then();
+  }
+
+  /** What a transaction's events asked to deliver: per recipient, the highest sequence. */
+  private static final class Pending {
+    private final Map<DeliveryStore.Target, Long> upTo = new LinkedHashMap<>();
+
+    void add(UUID teamId, String member, long sequence) {
+      upTo.merge(new DeliveryStore.Target(teamId, member, 0), sequence, Math::max);
+    }
+
+    List<DeliveryStore.Target> targets() {
+      List<DeliveryStore.Target> targets = new ArrayList<>(upTo.size());
+      upTo.forEach(
+          (key, max) -> targets.add(new DeliveryStore.Target(key.teamId(), key.member(), max)));
+      return targets;
+    }
+  }
+
+  /** Writes the collected deliveries and their events inside the transaction, last thing. */
+  private final class DeliverBeforeCommit implements TransactionSynchronization {
+    private final Pending pending;
+
+    DeliverBeforeCommit(Pending pending) {
+      this.pending = pending;
+    }
+
+    @Override
+    public Mono<Void> beforeCommit(boolean readOnly) {
+      return acknowledge(store.deliverAll(pending.targets())).then();
+    }
   }
 }

@@ -31,6 +31,19 @@ import tools.jackson.databind.json.JsonMapper;
 @Service
 public class InboxReading {
 
+  private static final ResponseBudget.Shortener<InboxPage.Item> SHORTENER =
+      new ResponseBudget.Shortener<>() {
+        @Override
+        public int textBytes(InboxPage.Item item) {
+          return TextBound.utf8Length(item.text());
+        }
+
+        @Override
+        public InboxPage.Item cut(InboxPage.Item item, int maxBytes) {
+          return item.withText(Utf8Truncation.cut(item.text(), maxBytes).text());
+        }
+      };
+
   private final TeamAccess access;
   private final DeliveryStore store;
   private final Outbox outbox;
@@ -167,17 +180,4 @@ public class InboxReading {
         m.text(),
         false);
   }
-
-  private static final ResponseBudget.Shortener<InboxPage.Item> SHORTENER =
-      new ResponseBudget.Shortener<>() {
-        @Override
-        public int textBytes(InboxPage.Item item) {
-          return TextBound.utf8Length(item.text());
-        }
-
-        @Override
-        public InboxPage.Item cut(InboxPage.Item item, int maxBytes) {
-          return item.withText(Utf8Truncation.cut(item.text(), maxBytes).text());
-        }
-      };
 }

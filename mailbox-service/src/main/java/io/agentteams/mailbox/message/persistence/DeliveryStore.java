@@ -26,6 +26,23 @@ public class DeliveryStore {
       RETURNING d.message_id, d.seq, d.queued_at, d.delivered_at, m.owner_id
       """;
 
+  // The same for many recipients at once: every (team, member, up to) target in one statement.
+  private static final String DELIVER_ALL =
+      """
+      UPDATE delivery d SET status = 'delivered', delivered_at = clock_timestamp()
+      FROM message m,
+           unnest(CAST(:teams AS uuid[]), CAST(:members AS text[]), CAST(:upTo AS bigint[]))
+             AS target(team_id, member, up_to)
+      WHERE d.team_id = target.team_id AND d.recipient = target.member AND d.seq <= target.up_to
+        AND d.status = 'queued' AND m.id = d.message_id
+      RETURNING d.team_id, d.recipient, d.message_id, d.seq, d.queued_at, d.delivered_at, m.owner_id
+      """;
+
+  // A delivery transaction whose commit is lost in a crash leaves its copies queued (and its
+  // events unmarked): the sweeper delivers them again. So it need not wait for the disk; a later
+  // synchronous commit, like a read of those copies, flushes it first anyway.
+  private static final String RELAXED_COMMIT = "SET LOCAL synchronous_commit TO OFF";
+
   private static final String STALE =
       """
       SELECT team_id, recipient, max(seq) AS up_to FROM delivery
@@ -98,6 +115,35 @@ public class DeliveryStore {
                     row.get("queued_at", OffsetDateTime.class).toInstant(),
                     row.get("delivered_at", OffsetDateTime.class).toInstant()))
         .all();
+  }
+
+  /**
+   * Delivers the queued copies up to each target's sequence, for many recipients in one statement,
+   * without waiting for this transaction's commit to reach the disk.
+   */
+  public Flux<Delivered> deliverAll(java.util.List<Target> targets) {
+    if (targets.isEmpty()) {
+      return Flux.empty();
+    }
+    return db.sql(RELAXED_COMMIT)
+        .fetch()
+        .rowsUpdated()
+        .thenMany(
+            db.sql(DELIVER_ALL)
+                .bind("teams", targets.stream().map(Target::teamId).toArray(UUID[]::new))
+                .bind("members", targets.stream().map(Target::member).toArray(String[]::new))
+                .bind("upTo", targets.stream().map(Target::upTo).toArray(Long[]::new))
+                .map(
+                    row ->
+                        new Delivered(
+                            row.get("team_id", UUID.class),
+                            row.get("owner_id", String.class),
+                            row.get("recipient", String.class),
+                            row.get("message_id", UUID.class),
+                            row.get("seq", Long.class),
+                            row.get("queued_at", OffsetDateTime.class).toInstant(),
+                            row.get("delivered_at", OffsetDateTime.class).toInstant()))
+                .all());
   }
 
   /** Recipients with copies queued for longer than {@code age}, and their newest such copy. */
@@ -193,6 +239,15 @@ public class DeliveryStore {
       long sequence,
       Instant queuedAt,
       Instant deliveredAt) {}
+
+  /**
+   * A recipient's copies to deliver.
+   *
+   * @param teamId the team
+   * @param member the recipient
+   * @param upTo deliver every queued copy up to this inbox sequence
+   */
+  public record Target(UUID teamId, String member, long upTo) {}
 
   /**
    * A copy the member has now read.

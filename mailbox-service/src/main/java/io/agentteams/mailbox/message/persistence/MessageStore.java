@@ -74,8 +74,7 @@ public class MessageStore {
   }
 
   /** Inserts the message with one queued delivery per recipient. Call with the team locked. */
-  public Mono<Queued> insert(Message message) {
-    Message m = message;
+  public Mono<Queued> insert(Message m) {
     DatabaseClient.GenericExecuteSpec insert =
         db.sql(INSERT)
             .bind("id", m.id())
@@ -108,13 +107,17 @@ public class MessageStore {
         .map(
             rows -> {
               List<Queued.Recipient> recipients = new ArrayList<>();
-              for (String name : message.recipients()) {
-                Row row = rows.stream().filter(r -> r.recipient().equals(name)).findFirst().get();
+              for (String name : m.recipients()) {
+                Row row =
+                    rows.stream()
+                        .filter(r -> r.recipient().equals(name))
+                        .findFirst()
+                        .orElseThrow(() -> new IllegalStateException("no copy for " + name));
                 recipients.add(new Queued.Recipient(name, row.seq(), "queued"));
               }
               Row first = rows.get(0);
               return new Queued(
-                  new Message.Recorded(message, first.messageSeq(), first.sentAt().toInstant()),
+                  new Message.Recorded(m, first.messageSeq(), first.sentAt().toInstant()),
                   recipients);
             });
   }

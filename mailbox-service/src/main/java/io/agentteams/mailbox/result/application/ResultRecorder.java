@@ -19,8 +19,9 @@ public class ResultRecorder {
   }
 
   /**
-   * Records the result; a job already recorded keeps its first record. U+0000, which the database
-   * cannot hold, becomes U+FFFD rather than sending the event to the dead-letter topic.
+   * Records the result; a job already recorded keeps its first record. Characters the database or
+   * UTF-8 cannot hold (U+0000, unpaired surrogates) become U+FFFD rather than sending the event to
+   * the dead-letter topic.
    */
   public Mono<Void> on(JobResultRecorded event) {
     return Mono.fromCallable(
@@ -43,7 +44,20 @@ public class ResultRecorder {
         .flatMap(results::record);
   }
 
-  private static String storable(String text) {
-    return text.replace('\u0000', '\uFFFD');
+  static String storable(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        out.append(c).append(text.charAt(++i));
+      } else if (c == '\u0000' || Character.isSurrogate(c)) {
+        out.append('\uFFFD');
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
   }
 }
