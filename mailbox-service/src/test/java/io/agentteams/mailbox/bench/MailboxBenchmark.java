@@ -90,6 +90,13 @@ public final class MailboxBenchmark {
 
   record Result(double p50Millis, double p99Millis, double perSecond) {}
 
+  /** The p50 and p99 of a histogram of nanoseconds, in milliseconds. */
+  static String percentiles(Histogram histogram) {
+    return String.format(
+        "p50 %6.2f ms  p99 %6.2f ms",
+        histogram.getValueAtPercentile(50) / 1e6, histogram.getValueAtPercentile(99) / 1e6);
+  }
+
   interface Path extends AutoCloseable {
     /** Sends one 1 KB message on the i-th team; completes once durable, with its id. */
     Mono<String> send(int team);
@@ -102,14 +109,18 @@ public final class MailboxBenchmark {
     // A full unmeasured throughput round first, so the JIT has compiled the hot paths.
     throughput(name + " (warm-up)", path, false);
     Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+    Histogram durable = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
     for (int i = 0; i < WARMUP + LATENCY_SAMPLES; i++) {
       long start = System.nanoTime();
       String id = path.send(i % TEAMS).block();
+      long sent = System.nanoTime();
       long arrived = path.awaitArrival(id);
       if (i >= WARMUP) {
         latency.recordValue(arrived - start);
+        durable.recordValue(sent - start);
       }
     }
+    System.out.printf("  %s: send durable (commit or ack) %s%n", name, percentiles(durable));
     double perSecond = throughput(name, path, true);
     Result result =
         new Result(

@@ -75,9 +75,10 @@ public final class ResponseBudget {
   }
 
   private <R> R shortenToFit(R record, Function<R, ?> render, Shortener<R> shorten) {
-    // The largest text length (in UTF-8 bytes) that still fits; size grows with it.
+    // The largest text length (in UTF-8 bytes) that still fits; size grows with it. The whole text
+    // did not fit, so at least one character goes (a "truncated" flag on an uncut text would lie).
     int low = 0;
-    int high = shorten.textBytes(record);
+    int high = Math.max(0, shorten.textBytes(record) - 1);
     R best = shorten.cut(record, 0);
     if (size(render.apply(best)) > maxBytes) {
       throw new IllegalStateException("a record without text exceeds the response budget");
