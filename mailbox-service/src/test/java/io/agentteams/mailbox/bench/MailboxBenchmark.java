@@ -103,11 +103,17 @@ public final class MailboxBenchmark {
 
     /** Waits until the message arrived; returns when it did, in nanos. */
     long awaitArrival(String id) throws InterruptedException;
+
+    /** Where the time went, from the service's own meters; empty for the raw path. */
+    default String breakdown() {
+      return "";
+    }
   }
 
   static Result measure(String name, Path path) throws Exception {
     // A full unmeasured throughput round first, so the JIT has compiled the hot paths.
     throughput(name + " (warm-up)", path, false);
+    path.breakdown();
     Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
     Histogram durable = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
     for (int i = 0; i < WARMUP + LATENCY_SAMPLES; i++) {
@@ -120,7 +126,8 @@ public final class MailboxBenchmark {
         durable.recordValue(sent - start);
       }
     }
-    System.out.printf("  %s: send durable (commit or ack) %s%n", name, percentiles(durable));
+    System.out.printf(
+        "  %s: send durable (commit or ack) %s%s%n", name, percentiles(durable), path.breakdown());
     double perSecond = throughput(name, path, true);
     Result result =
         new Result(
@@ -332,6 +339,28 @@ public final class MailboxBenchmark {
     @Override
     public long awaitArrival(String id) throws InterruptedException {
       return arrivals.await(id);
+    }
+
+    private final Map<String, double[]> lastMeans = new HashMap<>();
+
+    /**
+     * Mean relay lag (commit to broker ack) and delivery lag (queued to delivered) since last
+     * asked.
+     */
+    @Override
+    public String breakdown() {
+      return String.format(
+          "; means: commit -> broker ack %.2f ms, queued -> delivered %.2f ms",
+          meanSinceLast("agentteams.outbox.lag"), meanSinceLast("agentteams.mailbox.delivery.lag"));
+    }
+
+    private double meanSinceLast(String timer) {
+      io.micrometer.core.instrument.Timer t =
+          context.getBean(io.micrometer.core.instrument.MeterRegistry.class).get(timer).timer();
+      double[] now = {t.count(), t.totalTime(TimeUnit.MILLISECONDS)};
+      double[] before = lastMeans.getOrDefault(timer, new double[] {0, 0});
+      lastMeans.put(timer, now);
+      return now[0] == before[0] ? 0 : (now[1] - before[1]) / (now[0] - before[0]);
     }
 
     @Override

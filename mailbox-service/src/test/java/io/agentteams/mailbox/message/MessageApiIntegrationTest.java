@@ -254,6 +254,10 @@ class MessageApiIntegrationTest {
     assertThat(queued.recipients()).containsExactly(new MessageQueued.Recipient("researcher", 1));
     MessageDelivered delivered = codec.data(events.get(1), MessageDelivered.class);
     assertThat(delivered.recipient()).isEqualTo("researcher");
+    assertThat(delivered.copies())
+        .extracting(MessageDelivered.Copy::messageId)
+        .containsExactly(queued.messageId());
+    assertThat(delivered.deliveredUpTo()).isEqualTo(1);
     assertThat(events.get(1).sequence()).isEqualTo(1);
     MessageRead read = codec.data(events.get(2), MessageRead.class);
     assertThat(read.messageIds()).containsExactly(queued.messageId());

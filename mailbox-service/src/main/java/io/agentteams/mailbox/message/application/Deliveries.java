@@ -23,8 +23,8 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Moves queued copies into their recipients' inboxes and acknowledges each with {@code
- * MessageDelivered}, in the caller's transaction.
+ * Moves queued copies into their recipients' inboxes and acknowledges them with {@code
+ * MessageDelivered} (one per recipient and step), in the caller's transaction.
  *
  * <p>A recipient's copies are always delivered as a whole prefix of its inbox sequence: delivering
  * copy n delivers every queued copy before it first. So per recipient, delivery follows send order
@@ -109,26 +109,53 @@ public class Deliveries {
             copies ->
                 copies.isEmpty()
                     ? Mono.just(0)
-                    : Flux.fromIterable(copies)
+                    : Flux.fromIterable(byRecipient(copies))
                         .concatMap(this::announce)
                         .then(afterCommit(copies))
                         .thenReturn(copies.size()));
   }
 
-  private Mono<Void> announce(DeliveryStore.Delivered copy) {
+  /** The copies grouped per (team, recipient), each group in inbox order. */
+  private static List<List<DeliveryStore.Delivered>> byRecipient(
+      List<DeliveryStore.Delivered> sorted) {
+    List<List<DeliveryStore.Delivered>> groups = new ArrayList<>();
+    List<DeliveryStore.Delivered> group = new ArrayList<>();
+    for (DeliveryStore.Delivered copy : sorted) {
+      if (!group.isEmpty()
+          && !(group.get(0).teamId().equals(copy.teamId())
+              && group.get(0).recipient().equals(copy.recipient()))) {
+        groups.add(group);
+        group = new ArrayList<>();
+      }
+      group.add(copy);
+    }
+    groups.add(group);
+    return groups;
+  }
+
+  /** One {@code MessageDelivered} per recipient and delivery step, for its copies in order. */
+  private Mono<Void> announce(List<DeliveryStore.Delivered> copies) {
+    DeliveryStore.Delivered first = copies.get(0);
+    long upTo = copies.get(copies.size() - 1).sequence();
     return outbox
         .append(
             Topics.MAILBOX_EVENTS,
-            copy.teamId().toString(),
-            copy.ownerId(),
-            copy.sequence(),
+            first.teamId().toString(),
+            first.ownerId(),
+            upTo,
             new MessageDelivered(
-                copy.messageId().toString(),
-                copy.teamId().toString(),
-                copy.recipient(),
-                copy.sequence(),
-                copy.queuedAt().toString(),
-                copy.deliveredAt().toString()))
+                first.teamId().toString(),
+                first.recipient(),
+                copies.stream()
+                    .map(
+                        copy ->
+                            new MessageDelivered.Copy(
+                                copy.messageId().toString(),
+                                copy.sequence(),
+                                copy.queuedAt().toString(),
+                                copy.deliveredAt().toString()))
+                    .toList(),
+                upTo))
         .then();
   }
 
