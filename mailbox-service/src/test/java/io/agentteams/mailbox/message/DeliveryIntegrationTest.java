@@ -20,22 +20,28 @@ import io.agentteams.platform.roster.Rosters;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -51,6 +57,11 @@ class DeliveryIntegrationTest {
       List.of("sender-1", "sender-2", "sender-3", "sender-4");
   private static final List<String> READERS =
       List.of("reader-1", "reader-2", "reader-3", "reader-4");
+  private static final int PER_SENDER = 250;
+  private static final String DELIVERY_GROUP = "mailbox-service." + DeliverySubscription.NAME;
+
+  /** Where each sender pauses: 252, 452 and 700 of the 1,000 messages sent. */
+  private static final int[] GATES = {63, 113, 175};
 
   @Autowired WebTestClient web;
   @Autowired JsonMapper json;
@@ -61,6 +72,7 @@ class DeliveryIntegrationTest {
   @Autowired DatabaseClient db;
   @Autowired EventListeners listeners;
   @Autowired KillSwitch killSwitch;
+  @Autowired KafkaAdmin kafkaAdmin;
   @Autowired MeterRegistry meters;
   @Autowired DeliverySweeper sweeper;
   @Autowired Deliveries deliveries;
@@ -88,6 +100,10 @@ class DeliveryIntegrationTest {
     double duplicatesBefore = duplicatesSeenByTheDeliveryConsumer();
     int killsBefore = killSwitch.kills();
     AtomicInteger sent = new AtomicInteger();
+    // Each sender waits at these of its messages until the test releases it, so the consumer is
+    // restarted or killed with a known part of the stream sent and the rest still to come.
+    List<CountDownLatch> gates =
+        IntStream.range(0, GATES.length).mapToObj(g -> new CountDownLatch(1)).toList();
     // What each sender sent to each reader, in the order it sent them.
     Map<String, Map<String, List<String>>> expected = new LinkedHashMap<>();
     READERS.forEach(r -> expected.put(r, new LinkedHashMap<>()));
@@ -103,7 +119,11 @@ class DeliveryIntegrationTest {
       running.add(
           senders.submit(
               () -> {
-                for (int k = 0; k < 250; k++) {
+                for (int k = 0; k < PER_SENDER; k++) {
+                  int gate = Arrays.binarySearch(GATES, k);
+                  if (gate >= 0 && !gates.get(gate).await(120, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("never released at gate " + gate);
+                  }
                   String reader = READERS.get((k + SENDERS.indexOf(sender)) % READERS.size());
                   MessageSending.Sent message =
                       sending
@@ -118,16 +138,35 @@ class DeliveryIntegrationTest {
                 synchronized (expected) {
                   mine.forEach((reader, ids) -> expected.get(reader).put(sender, ids));
                 }
+                return null;
               }));
     }
 
-    awaitSent(sent, 250);
+    // First restart, while the senders carry on with the three quarters still to send.
+    release(gates.get(0), sent, GATES[0]);
     consumer.stop();
     consumer.start();
-    awaitSent(sent, 450);
+
+    // The kill: the next delivery to commit is caught before its consumer acknowledges to Kafka.
+    // The group's committed offsets at that moment are what a kill there leaves behind; the
+    // consumer is stopped and they are put back, so the restarted consumer (what an orchestrator
+    // does with a dead process) reads the killed batch, and what followed it, again from Kafka.
     killSwitch.arm();
-    Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> killSwitch.kills() > killsBefore);
-    awaitSent(sent, 700);
+    release(gates.get(1), sent, GATES[1]);
+    Awaitility.await().atMost(Duration.ofSeconds(60)).until(killSwitch::holding);
+    Map<TopicPartition, OffsetAndMetadata> atTheKill = committedOffsets();
+    killSwitch.resume();
+    consumer.stop();
+    assertThat(committedOffsets()).as("acknowledged after the kill point").isNotEqualTo(atTheKill);
+    restoreOffsets(atTheKill);
+    double duplicatesBeforeRestart = duplicatesSeenByTheDeliveryConsumer();
+    consumer.start();
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> duplicatesSeenByTheDeliveryConsumer() > duplicatesBeforeRestart);
+
+    // Second restart, with 300 messages still to send.
+    release(gates.get(2), sent, GATES[2]);
     consumer.stop();
     consumer.start();
     for (Future<?> sender : running) {
@@ -252,8 +291,39 @@ class DeliveryIntegrationTest {
             "service=\"mailbox-service\"");
   }
 
-  private void awaitSent(AtomicInteger sent, int count) {
-    Awaitility.await().atMost(Duration.ofSeconds(120)).until(() -> sent.get() >= count);
+  /** Waits until every sender reached the gate at its {@code k}-th message, then opens it. */
+  private void release(CountDownLatch gate, AtomicInteger sent, int k) {
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(120))
+        .until(() -> sent.get() == k * SENDERS.size());
+    gate.countDown();
+  }
+
+  private Map<TopicPartition, OffsetAndMetadata> committedOffsets() throws Exception {
+    try (Admin admin = Admin.create(kafkaAdmin.getConfigurationProperties())) {
+      return admin
+          .listConsumerGroupOffsets(DELIVERY_GROUP)
+          .partitionsToOffsetAndMetadata()
+          .get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Sets the stopped delivery consumer's group back to these offsets. */
+  private void restoreOffsets(Map<TopicPartition, OffsetAndMetadata> offsets) {
+    try (Admin admin = Admin.create(kafkaAdmin.getConfigurationProperties())) {
+      // The coordinator accepts it once the stopped members have left the group.
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(60))
+          .ignoreExceptions()
+          .until(
+              () -> {
+                admin
+                    .alterConsumerGroupOffsets(DELIVERY_GROUP, offsets)
+                    .all()
+                    .get(10, TimeUnit.SECONDS);
+                return true;
+              });
+    }
   }
 
   private double duplicatesSeenByTheDeliveryConsumer() {
