@@ -1,0 +1,207 @@
+package io.agentteams.mailbox.message.application;
+
+import io.agentteams.contracts.Topics;
+import io.agentteams.contracts.mailbox.MessageQueued;
+import io.agentteams.mailbox.MailboxProperties;
+import io.agentteams.mailbox.access.TeamAccess;
+import io.agentteams.mailbox.message.domain.Addressing;
+import io.agentteams.mailbox.message.domain.Message;
+import io.agentteams.mailbox.message.domain.MessageLimits;
+import io.agentteams.mailbox.message.domain.Sender;
+import io.agentteams.mailbox.message.domain.SystemKind;
+import io.agentteams.mailbox.message.persistence.MessageStore;
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.outbox.Outbox;
+import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.roster.Roster;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import reactor.core.publisher.Mono;
+
+/**
+ * Sends messages: the message, one queued delivery per recipient and {@code MessageQueued} commit
+ * in one transaction. A team's sends are serialised on its mailbox row, so message sequences,
+ * per-recipient sequences and outbox order agree.
+ */
+@Service
+public class MessageSending {
+
+  private final TeamAccess access;
+  private final MessageStore messages;
+  private final Outbox outbox;
+  private final TransactionalOperator transactions;
+  private final MessageLimits limits;
+  private final MeterRegistry meters;
+
+  public MessageSending(
+      TeamAccess access,
+      MessageStore messages,
+      Outbox outbox,
+      TransactionalOperator transactions,
+      MailboxProperties properties,
+      MeterRegistry meters) {
+    this.access = access;
+    this.messages = messages;
+    this.outbox = outbox;
+    this.transactions = transactions;
+    this.limits = properties.messageLimits();
+    this.meters = meters;
+  }
+
+  /**
+   * Sends a message as the caller. A retry with the same client message id returns the message
+   * already sent; the same id with a different message is a conflict.
+   */
+  public Mono<Sent> send(Caller caller, UUID teamId, SendRequest request) {
+    return author(caller, teamId, request)
+        .map(
+            author ->
+                Message.compose(
+                    UUID.randomUUID(),
+                    teamId,
+                    author.roster().ownerId(),
+                    author.sender(),
+                    new Addressing(request.to(), request.broadcast()),
+                    request.systemKind() == null ? null : SystemKind.fromWire(request.systemKind()),
+                    author.roster().members().stream().map(Roster.Member::name).toList(),
+                    author.provenance(),
+                    request.clientMessageId(),
+                    request.text(),
+                    limits))
+        .flatMap(message -> transactions.transactional(sendLocked(message)))
+        .doOnNext(
+            sent -> {
+              if (!sent.replayed()) {
+                meters
+                    .counter(
+                        "agentteams.mailbox.messages.sent",
+                        "kind",
+                        sent.queued().recorded().message().kind().wire(),
+                        "sender",
+                        sent.queued().recorded().message().sender().kind().wire())
+                    .increment();
+              }
+            });
+  }
+
+  private Mono<Sent> sendLocked(Message message) {
+    Mono<Sent> fresh =
+        Mono.defer(
+            () ->
+                messages
+                    .insert(message)
+                    .flatMap(queued -> announce(queued).thenReturn(new Sent(queued, false))));
+    if (message.clientMessageId() == null) {
+      return messages.lockTeam(message.teamId()).then(fresh);
+    }
+    return messages
+        .lockTeam(message.teamId())
+        .then(
+            messages.findByClientMessageId(
+                message.teamId(), message.sender().name(), message.clientMessageId()))
+        .flatMap(existing -> replay(existing, message))
+        .switchIfEmpty(fresh);
+  }
+
+  private static Mono<Sent> replay(MessageStore.Queued existing, Message retry) {
+    if (existing.recorded().message().sameRequestAs(retry)) {
+      return Mono.just(new Sent(existing, true));
+    }
+    return Mono.error(
+        new ProblemException(
+            ProblemException.Kind.CONFLICT,
+            "client-message-id-reused",
+            "client_message_id "
+                + retry.clientMessageId()
+                + " was already used for a different message",
+            Map.of(
+                "client_message_id",
+                String.valueOf(retry.clientMessageId()),
+                "message_id",
+                existing.recorded().message().id().toString())));
+  }
+
+  private Mono<Void> announce(MessageStore.Queued queued) {
+    Message m = queued.recorded().message();
+    MessageQueued event =
+        new MessageQueued(
+            m.id().toString(),
+            m.teamId().toString(),
+            queued.recorded().sequence(),
+            m.kind().wire(),
+            m.sender().kind().wire(),
+            m.sender().name(),
+            m.systemKind() == null ? null : m.systemKind().wire(),
+            queued.recipients().stream()
+                .map(r -> new MessageQueued.Recipient(r.member(), r.sequence()))
+                .toList(),
+            m.jobId(),
+            m.conversationId(),
+            m.clientMessageId(),
+            m.text(),
+            queued.recorded().sentAt().toString());
+    return outbox
+        .append(
+            Topics.MAILBOX_EVENTS,
+            m.teamId().toString(),
+            m.ownerId(),
+            queued.recorded().sequence(),
+            event)
+        .then();
+  }
+
+  private Mono<Author> author(Caller caller, UUID teamId, SendRequest request) {
+    if (caller instanceof Caller.Member member) {
+      if (request.jobId() != null) {
+        return Mono.error(
+            ProblemException.invalid(
+                "job-id-not-allowed", "a member's job comes from its token, not from the body"));
+      }
+      return access
+          .member(member, teamId)
+          .map(
+              membership ->
+                  new Author(
+                      membership.roster(),
+                      Sender.member(membership.member().name()),
+                      new Message.Provenance(
+                          member.jobId() == null ? null : member.jobId().toString(),
+                          membership.member().conversationId())));
+    }
+    if (caller instanceof Caller.Owner) {
+      if (request.jobId() != null) {
+        return Mono.error(
+            ProblemException.invalid("job-id-not-allowed", "an owner's message has no job"));
+      }
+      return access
+          .reader(caller, teamId)
+          .map(roster -> new Author(roster, Sender.owner(), Message.Provenance.none()));
+    }
+    if (caller instanceof Caller.Service) {
+      return access
+          .reader(caller, teamId)
+          .map(
+              roster ->
+                  new Author(
+                      roster, Sender.system(), new Message.Provenance(request.jobId(), null)));
+    }
+    return Mono.error(
+        new ProblemException(
+            ProblemException.Kind.FORBIDDEN,
+            "wrong-caller-kind",
+            "an agent worker cannot send team messages"));
+  }
+
+  private record Author(Roster roster, Sender sender, Message.Provenance provenance) {}
+
+  /**
+   * The outcome of a send.
+   *
+   * @param queued the message and its recipients' copies
+   * @param replayed whether it had already been sent under the same client message id
+   */
+  public record Sent(MessageStore.Queued queued, boolean replayed) {}
+}

@@ -1,0 +1,67 @@
+package io.agentteams.mailbox.message.domain;
+
+import io.agentteams.platform.problem.ProblemException;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Where a message should go, as the sender asked: one member ({@code to}) or everyone ({@code
+ * broadcast}). Recipients are resolved against the team's current roster, so a name that is not a
+ * member is an error and never becomes a phantom inbox.
+ *
+ * @param to the recipient of a direct message
+ * @param broadcast whether the message goes to every member except its sender
+ */
+public record Addressing(@Nullable String to, boolean broadcast) {
+
+  public static Addressing direct(String to) {
+    return new Addressing(to, false);
+  }
+
+  public static Addressing everyone() {
+    return new Addressing(null, true);
+  }
+
+  /** The kind of message this addressing makes. */
+  public MessageKind kind() {
+    return broadcast ? MessageKind.BROADCAST : MessageKind.DIRECT;
+  }
+
+  /**
+   * The members who receive the message, in roster order.
+   *
+   * @param sender who sends it; a member never receives its own broadcast
+   * @param members the team's current members
+   * @throws ProblemException when the addressing is ambiguous, names no member of the team, or
+   *     leaves nobody to receive the message
+   */
+  public List<String> recipients(Sender sender, List<String> members) {
+    if (broadcast && to != null) {
+      throw ProblemException.invalid(
+          "ambiguous-recipient", "a message goes either to one member or to everyone, not both");
+    }
+    if (!broadcast) {
+      if (to == null || to.isBlank()) {
+        throw ProblemException.invalid(
+            "missing-recipient", "name the member to write to, or broadcast");
+      }
+      if (!members.contains(to)) {
+        throw new ProblemException(
+            ProblemException.Kind.INVALID,
+            "unknown-recipient",
+            "'" + to + "' is not a member of this team",
+            Map.of("recipient", to));
+      }
+      if (sender.isMember(to)) {
+        throw ProblemException.invalid("self-message", "a member cannot write to itself");
+      }
+      return List.of(to);
+    }
+    List<String> everyoneElse = members.stream().filter(m -> !sender.isMember(m)).toList();
+    if (everyoneElse.isEmpty()) {
+      throw ProblemException.invalid("no-recipient", "the team has nobody else to receive it");
+    }
+    return everyoneElse;
+  }
+}

@@ -1,0 +1,285 @@
+package io.agentteams.mailbox.message.persistence;
+
+import io.agentteams.mailbox.message.domain.Message;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.UUID;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Repository;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/** Moves deliveries through queued, delivered and read, and keeps members' read cursors. */
+@Repository
+public class DeliveryStore {
+
+  // Delivers the recipient's whole queued prefix up to the sequence. A concurrent delivery of the
+  // same rows waits for their locks and then finds them no longer queued, so every copy reaches
+  // the inbox once, and the delivered copies of a recipient always form a prefix of its sequence.
+  private static final String DELIVER_UP_TO =
+      """
+      UPDATE delivery d SET status = 'delivered', delivered_at = clock_timestamp()
+      FROM message m
+      WHERE d.team_id = :team AND d.recipient = :member AND d.seq <= :seq AND d.status = 'queued'
+        AND m.id = d.message_id
+      RETURNING d.message_id, d.seq, d.queued_at, d.delivered_at, m.owner_id
+      """;
+
+  // The same for many recipients at once: every (team, member, up to) target in one statement.
+  private static final String DELIVER_ALL =
+      """
+      UPDATE delivery d SET status = 'delivered', delivered_at = clock_timestamp()
+      FROM message m,
+           unnest(CAST(:teams AS uuid[]), CAST(:members AS text[]), CAST(:upTo AS bigint[]))
+             AS target(team_id, member, up_to)
+      WHERE d.team_id = target.team_id AND d.recipient = target.member AND d.seq <= target.up_to
+        AND d.status = 'queued' AND m.id = d.message_id
+      RETURNING d.team_id, d.recipient, d.message_id, d.seq, d.queued_at, d.delivered_at, m.owner_id
+      """;
+
+  // A delivery transaction whose commit is lost in a crash leaves its copies queued (and its
+  // events unmarked): the sweeper delivers them again. So it need not wait for the disk; a later
+  // synchronous commit, like a read of those copies, flushes it first anyway.
+  private static final String RELAXED_COMMIT = "SET LOCAL synchronous_commit TO OFF";
+
+  private static final String STALE =
+      """
+      SELECT team_id, recipient, max(seq) AS up_to FROM delivery
+      WHERE status = 'queued' AND queued_at < clock_timestamp() - make_interval(secs => :seconds)
+      GROUP BY team_id, recipient
+      LIMIT :limit
+      """;
+
+  private static final String BACKLOG =
+      """
+      SELECT count(*) AS queued,
+             coalesce(extract(epoch FROM clock_timestamp() - min(queued_at)), 0) AS oldest
+      FROM delivery WHERE status = 'queued'
+      """;
+
+  // Creates the cursor on first use; either way the row stays locked until the transaction ends,
+  // and a reader that waited for it sees the cursor its predecessor left.
+  private static final String LOCK_CURSOR =
+      """
+      INSERT INTO read_cursor AS c (team_id, member, read_seq) VALUES (:team, :member, 0)
+      ON CONFLICT (team_id, member) DO UPDATE SET read_seq = c.read_seq
+      RETURNING read_seq
+      """;
+
+  private static final String INBOX_AFTER =
+      "SELECT d.seq AS inbox_seq, d.delivered_at, "
+          + MessageRows.COLUMNS
+          + """
+           FROM delivery d JOIN message m ON m.id = d.message_id
+          WHERE d.team_id = :team AND d.recipient = :member AND d.seq > :after
+            AND d.status IN ('delivered', 'read')
+          ORDER BY d.seq
+          LIMIT :limit
+          """;
+
+  private static final String MARK_READ =
+      """
+      UPDATE delivery SET status = 'read', read_at = clock_timestamp()
+      WHERE team_id = :team AND recipient = :member AND seq <= :upTo AND status = 'delivered'
+      RETURNING message_id, seq
+      """;
+
+  private static final String ADVANCE_CURSOR =
+      """
+      UPDATE read_cursor SET read_seq = greatest(read_seq, :upTo), updated_at = clock_timestamp()
+      WHERE team_id = :team AND member = :member
+      RETURNING read_seq
+      """;
+
+  private final DatabaseClient db;
+
+  public DeliveryStore(DatabaseClient db) {
+    this.db = db;
+  }
+
+  /** Delivers the recipient's queued copies up to {@code sequence}; returns those it moved. */
+  public Flux<Delivered> deliverUpTo(UUID teamId, String member, long sequence) {
+    return db.sql(DELIVER_UP_TO)
+        .bind("team", teamId)
+        .bind("member", member)
+        .bind("seq", sequence)
+        .map(
+            row ->
+                new Delivered(
+                    teamId,
+                    row.get("owner_id", String.class),
+                    member,
+                    row.get("message_id", UUID.class),
+                    row.get("seq", Long.class),
+                    row.get("queued_at", OffsetDateTime.class).toInstant(),
+                    row.get("delivered_at", OffsetDateTime.class).toInstant()))
+        .all();
+  }
+
+  /**
+   * Delivers the queued copies up to each target's sequence, for many recipients in one statement,
+   * without waiting for this transaction's commit to reach the disk.
+   */
+  public Flux<Delivered> deliverAll(java.util.List<Target> targets) {
+    if (targets.isEmpty()) {
+      return Flux.empty();
+    }
+    return db.sql(RELAXED_COMMIT)
+        .fetch()
+        .rowsUpdated()
+        .thenMany(
+            db.sql(DELIVER_ALL)
+                .bind("teams", targets.stream().map(Target::teamId).toArray(UUID[]::new))
+                .bind("members", targets.stream().map(Target::member).toArray(String[]::new))
+                .bind("upTo", targets.stream().map(Target::upTo).toArray(Long[]::new))
+                .map(
+                    row ->
+                        new Delivered(
+                            row.get("team_id", UUID.class),
+                            row.get("owner_id", String.class),
+                            row.get("recipient", String.class),
+                            row.get("message_id", UUID.class),
+                            row.get("seq", Long.class),
+                            row.get("queued_at", OffsetDateTime.class).toInstant(),
+                            row.get("delivered_at", OffsetDateTime.class).toInstant()))
+                .all());
+  }
+
+  /** Recipients with copies queued for longer than {@code age}, and their newest such copy. */
+  public Flux<Stale> stale(Duration age, int limit) {
+    return db.sql(STALE)
+        .bind("seconds", age.toMillis() / 1000.0)
+        .bind("limit", limit)
+        .map(
+            row ->
+                new Stale(
+                    row.get("team_id", UUID.class),
+                    row.get("recipient", String.class),
+                    row.get("up_to", Long.class)))
+        .all();
+  }
+
+  /** How many copies are queued and how long the oldest has waited. */
+  public Mono<Backlog> backlog() {
+    return db.sql(BACKLOG)
+        .map(
+            row -> {
+              Number oldest = row.get("oldest", Number.class);
+              return new Backlog(
+                  row.get("queued", Long.class),
+                  Duration.ofMillis(oldest == null ? 0 : (long) (oldest.doubleValue() * 1000)));
+            })
+        .one();
+  }
+
+  /** Locks the member's read cursor until the transaction ends; returns its position. */
+  public Mono<Long> lockCursor(UUID teamId, String member) {
+    return db.sql(LOCK_CURSOR)
+        .bind("team", teamId)
+        .bind("member", member)
+        .map(row -> row.get("read_seq", Long.class))
+        .one();
+  }
+
+  /** Inbox messages after a position, oldest first. */
+  public Flux<InboxEntry> inboxAfter(UUID teamId, String member, long after, int limit) {
+    return db.sql(INBOX_AFTER)
+        .bind("team", teamId)
+        .bind("member", member)
+        .bind("after", after)
+        .bind("limit", limit)
+        .map(
+            row ->
+                new InboxEntry(
+                    row.get("inbox_seq", Long.class),
+                    row.get("delivered_at", OffsetDateTime.class).toInstant(),
+                    MessageRows.recorded(row)))
+        .all();
+  }
+
+  /** Marks delivered copies up to a position read; returns those read now, oldest first. */
+  public Mono<java.util.List<ReadCopy>> markRead(UUID teamId, String member, long upTo) {
+    return db.sql(MARK_READ)
+        .bind("team", teamId)
+        .bind("member", member)
+        .bind("upTo", upTo)
+        .map(row -> new ReadCopy(row.get("message_id", UUID.class), row.get("seq", Long.class)))
+        .all()
+        .sort(java.util.Comparator.comparingLong(ReadCopy::sequence))
+        .collectList();
+  }
+
+  /** Moves the cursor forward (never back); returns its position. */
+  public Mono<Long> advanceCursor(UUID teamId, String member, long upTo) {
+    return db.sql(ADVANCE_CURSOR)
+        .bind("team", teamId)
+        .bind("member", member)
+        .bind("upTo", upTo)
+        .map(row -> row.get("read_seq", Long.class))
+        .one();
+  }
+
+  /**
+   * A copy just moved into an inbox.
+   *
+   * @param teamId the team
+   * @param ownerId the team's owner
+   * @param recipient whose inbox
+   * @param messageId the message
+   * @param sequence its position in the inbox
+   * @param queuedAt when the send queued it
+   * @param deliveredAt when it was delivered
+   */
+  public record Delivered(
+      UUID teamId,
+      String ownerId,
+      String recipient,
+      UUID messageId,
+      long sequence,
+      Instant queuedAt,
+      Instant deliveredAt) {}
+
+  /**
+   * A recipient's copies to deliver.
+   *
+   * @param teamId the team
+   * @param member the recipient
+   * @param upTo deliver every queued copy up to this inbox sequence
+   */
+  public record Target(UUID teamId, String member, long upTo) {}
+
+  /**
+   * A copy the member has now read.
+   *
+   * @param messageId the message
+   * @param sequence its position in the inbox
+   */
+  public record ReadCopy(UUID messageId, long sequence) {}
+
+  /**
+   * A recipient with copies queued for too long.
+   *
+   * @param teamId the team
+   * @param recipient the member
+   * @param upTo its newest stale copy
+   */
+  public record Stale(UUID teamId, String recipient, long upTo) {}
+
+  /**
+   * The delivery backlog.
+   *
+   * @param queued copies queued
+   * @param oldest how long the oldest has waited
+   */
+  public record Backlog(long queued, Duration oldest) {}
+
+  /**
+   * A message in a member's inbox.
+   *
+   * @param sequence its position in the inbox
+   * @param deliveredAt when it was delivered
+   * @param message the message
+   */
+  public record InboxEntry(long sequence, Instant deliveredAt, Message.Recorded message) {}
+}

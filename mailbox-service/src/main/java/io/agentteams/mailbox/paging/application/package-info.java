@@ -1,0 +1,5 @@
+/** Keeping responses within their UTF-8 JSON byte budget. */
+@NullMarked
+package io.agentteams.mailbox.paging.application;
+
+import org.jspecify.annotations.NullMarked;

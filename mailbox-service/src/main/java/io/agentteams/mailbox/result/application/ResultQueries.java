@@ -1,0 +1,180 @@
+package io.agentteams.mailbox.result.application;
+
+import io.agentteams.mailbox.MailboxProperties;
+import io.agentteams.mailbox.access.TeamAccess;
+import io.agentteams.mailbox.paging.application.ResponseBudget;
+import io.agentteams.mailbox.paging.domain.PageCursor;
+import io.agentteams.mailbox.paging.domain.PageSize;
+import io.agentteams.mailbox.paging.domain.SearchFilters;
+import io.agentteams.mailbox.result.persistence.ResultStore;
+import io.agentteams.platform.bounds.TextBound;
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.problem.ProblemException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.stereotype.Service;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Searches result records newest request first and reads one. Cursors anchor to the last record a
+ * page returned (its creation time and job id); pages are live, so a job that finishes later with
+ * an older request may appear on a later page. Every response stays within the byte budget.
+ */
+@Service
+public class ResultQueries {
+
+  private static final ResponseBudget.Shortener<ResultViews.Summary> SUMMARY_SHORTENER =
+      new ResponseBudget.Shortener<>() {
+        @Override
+        public int textBytes(ResultViews.Summary summary) {
+          return TextBound.utf8Length(summary.answer().text());
+        }
+
+        @Override
+        public ResultViews.Summary cut(ResultViews.Summary s, int maxBytes) {
+          // Both excerpts share the room: a summary too large alone is all escapes.
+          return new ResultViews.Summary(
+              s.jobId(),
+              s.member(),
+              s.requester(),
+              s.status(),
+              s.parentJobId(),
+              s.createdAt(),
+              s.finishedAt(),
+              s.request().cut(maxBytes),
+              s.answer().cut(maxBytes));
+        }
+      };
+
+  private static final ResponseBudget.Shortener<ResultViews.Detail> DETAIL_SHORTENER =
+      new ResponseBudget.Shortener<>() {
+        @Override
+        public int textBytes(ResultViews.Detail detail) {
+          return TextBound.utf8Length(detail.answer().text());
+        }
+
+        @Override
+        public ResultViews.Detail cut(ResultViews.Detail detail, int maxBytes) {
+          return detail.withAnswer(detail.answer().cut(maxBytes));
+        }
+      };
+
+  private final TeamAccess access;
+  private final ResultStore results;
+  private final ResponseBudget budget;
+  private final PageSize pageSize;
+  private final MailboxProperties properties;
+
+  public ResultQueries(
+      TeamAccess access, ResultStore results, JsonMapper json, MailboxProperties properties) {
+    this.access = access;
+    this.results = results;
+    this.budget = new ResponseBudget(json, properties.responseMaxBytes());
+    this.pageSize = properties.pageSize();
+    this.properties = properties;
+  }
+
+  /** Filters for a result search, with the query checked against its bound. */
+  public SearchFilters filters(
+      @Nullable String memberId, @Nullable String jobId, @Nullable String query) {
+    return SearchFilters.of(memberId, jobId, query, properties.queryBound());
+  }
+
+  /** One page of result summaries. */
+  public Mono<ResultViews.Page> search(
+      Caller caller,
+      UUID teamId,
+      SearchFilters filters,
+      @Nullable Integer limit,
+      @Nullable String cursor) {
+    return Mono.defer(
+        () -> {
+          int size = pageSize.resolve(limit);
+          String fingerprint = filters.fingerprint("results:" + teamId);
+          ResultStore.Position after =
+              cursor == null ? null : position(PageCursor.decode(cursor, fingerprint));
+          return access
+              .reader(caller, teamId)
+              .then(
+                  after == null
+                      ? Mono.just(true)
+                      : results
+                          .find(teamId, after.jobId())
+                          .map(anchor -> anchor.createdAt().equals(after.createdAt()))
+                          .defaultIfEmpty(false))
+              .flatMap(
+                  kept ->
+                      kept
+                          ? page(teamId, filters, size, after, fingerprint)
+                          : Mono.just(new ResultViews.Page(teamId, List.of(), null, true)));
+        });
+  }
+
+  /** One result in full; 404 when the team has no record of the job. */
+  public Mono<ResultViews.Detail> read(Caller caller, UUID teamId, String jobId) {
+    return access
+        .reader(caller, teamId)
+        .then(results.find(teamId, jobId))
+        .switchIfEmpty(Mono.error(ProblemException.notFound("result", jobId)))
+        .map(
+            record ->
+                budget.fitOne(
+                    ResultViews.Detail.of(
+                        record, properties.excerptMaxBytes(), properties.textMaxBytes()),
+                    detail -> detail,
+                    DETAIL_SHORTENER));
+  }
+
+  private Mono<ResultViews.Page> page(
+      UUID teamId,
+      SearchFilters filters,
+      int size,
+      ResultStore.@Nullable Position after,
+      String fingerprint) {
+    return results
+        .page(teamId, filters, after, size + 1)
+        .map(record -> ResultViews.Summary.of(record, properties.excerptMaxBytes()))
+        .collectList()
+        .map(
+            rows -> {
+              List<ResultViews.Summary> candidates = rows.subList(0, Math.min(size, rows.size()));
+              ResponseBudget.Fit<ResultViews.Summary> fit =
+                  budget.fit(
+                      candidates,
+                      summaries ->
+                          new ResultViews.Page(
+                              teamId, summaries, cursorAfter(summaries, fingerprint), false),
+                      SUMMARY_SHORTENER);
+              boolean more = rows.size() > size || fit.cut();
+              return new ResultViews.Page(
+                  teamId,
+                  fit.records(),
+                  more ? cursorAfter(fit.records(), fingerprint) : null,
+                  false);
+            });
+  }
+
+  private static @Nullable String cursorAfter(
+      List<ResultViews.Summary> summaries, String fingerprint) {
+    if (summaries.isEmpty()) {
+      return null;
+    }
+    ResultViews.Summary last = summaries.get(summaries.size() - 1);
+    long micros = ChronoUnit.MICROS.between(Instant.EPOCH, last.createdAt());
+    return new PageCursor(micros + ":" + last.jobId(), fingerprint).encode();
+  }
+
+  private static ResultStore.Position position(PageCursor cursor) {
+    List<String> parts = cursor.anchorParts();
+    try {
+      Instant createdAt = Instant.EPOCH.plus(Long.parseLong(parts.get(0)), ChronoUnit.MICROS);
+      return new ResultStore.Position(createdAt, parts.get(1));
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw PageCursor.invalid();
+    }
+  }
+}
