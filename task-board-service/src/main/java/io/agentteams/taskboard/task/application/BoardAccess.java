@@ -1,0 +1,68 @@
+package io.agentteams.taskboard.task.application;
+
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.roster.Roster;
+import io.agentteams.platform.roster.Rosters;
+import io.agentteams.taskboard.task.domain.Actor;
+import io.agentteams.taskboard.task.domain.TeamMembers;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+/**
+ * Decides who a caller is on a team's board, from the roster projection: a member (and whether the
+ * lead), or the team's owner. A team this service has not heard of, or another owner's team, is not
+ * found; a caller who is not on the roster is refused.
+ */
+@Component
+public class BoardAccess {
+
+  private final Rosters rosters;
+
+  public BoardAccess(Rosters rosters) {
+    this.rosters = rosters;
+  }
+
+  /** A caller resolved against a team's roster. */
+  public record Access(UUID teamId, String ownerId, Actor actor, TeamMembers members) {}
+
+  public Mono<Access> resolve(Caller caller, UUID teamId) {
+    return rosters
+        .find(teamId)
+        .filter(roster -> !"deleted".equals(roster.status()) && roster.ownedBy(caller.ownerId()))
+        .switchIfEmpty(Mono.error(() -> ProblemException.notFound("team", teamId)))
+        .map(
+            roster -> new Access(teamId, roster.ownerId(), actor(caller, roster), members(roster)));
+  }
+
+  private static Actor actor(Caller caller, Roster roster) {
+    if (caller instanceof Caller.Owner owner) {
+      return new Actor.TeamOwner(owner.ownerId());
+    }
+    if (caller instanceof Caller.Member member) {
+      if (member.teamId().equals(roster.teamId())) {
+        var found = roster.member(member.member());
+        if (found.isPresent()) {
+          return new Actor.Member(found.get().name(), found.get().lead());
+        }
+      }
+      throw new ProblemException(
+          ProblemException.Kind.FORBIDDEN,
+          "not-a-member",
+          member.member() + " is not a member of team " + roster.teamId(),
+          Map.of("member", member.member()));
+    }
+    throw new ProblemException(
+        ProblemException.Kind.FORBIDDEN,
+        "not-a-member",
+        "only the team's members and its owner use its task board");
+  }
+
+  private static TeamMembers members(Roster roster) {
+    return new TeamMembers(
+        roster.members().stream().map(Roster.Member::name).collect(Collectors.toSet()));
+  }
+}
