@@ -89,7 +89,7 @@ public final class TaskProblem extends ProblemException {
   public static TaskProblem notOwner(Task current, String actor, String action) {
     Map<String, Object> properties = new LinkedHashMap<>();
     properties.put("task_id", current.id().value());
-    properties.put("owner", current.owner());
+    putOwner(properties, current);
     return new TaskProblem(
         Kind.FORBIDDEN,
         "not-task-owner",
@@ -109,7 +109,7 @@ public final class TaskProblem extends ProblemException {
   public static TaskProblem notClaimant(Task current, String actor, String action) {
     Map<String, Object> properties = new LinkedHashMap<>();
     properties.put("task_id", current.id().value());
-    properties.put("owner", current.owner());
+    putOwner(properties, current);
     properties.put("status", current.status().wire());
     return new TaskProblem(
         Kind.FORBIDDEN,
@@ -126,5 +126,12 @@ public final class TaskProblem extends ProblemException {
             + " it",
         properties,
         current);
+  }
+
+  /** Problem properties must not hold null (the platform copies them with {@code Map.copyOf}). */
+  private static void putOwner(Map<String, Object> properties, Task current) {
+    if (current.owner() != null) {
+      properties.put("owner", current.owner());
+    }
   }
 }
