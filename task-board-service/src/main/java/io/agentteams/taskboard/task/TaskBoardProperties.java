@@ -16,6 +16,10 @@ import org.springframework.validation.annotation.Validated;
  * @param maxClaimTimeout the longest claim time-out a team may choose
  * @param sweepInterval how often each replica looks for expired claims
  * @param sweepTeams teams one sweep recovers at most (the next sweep takes the rest)
+ * @param claimBatchMax claims of one team written together in one statement at most, when they
+ *     arrive while the team's previous claim statement runs
+ * @param rosterCacheTtl how long a replica reuses a team's roster before reading it again (0 reads
+ *     it on every request)
  * @param maxTasksPerTeam live (not deleted) tasks per team
  * @param maxDependencies dependencies per task
  * @param maxWriteScopes write scopes per task
@@ -41,6 +45,8 @@ public record TaskBoardProperties(
     @DefaultValue("24h") Duration maxClaimTimeout,
     @DefaultValue("5s") Duration sweepInterval,
     @DefaultValue("50") int sweepTeams,
+    @DefaultValue("64") int claimBatchMax,
+    @DefaultValue("1s") Duration rosterCacheTtl,
     @DefaultValue("1000") int maxTasksPerTeam,
     @DefaultValue("50") int maxDependencies,
     @DefaultValue("20") int maxWriteScopes,
@@ -64,6 +70,9 @@ public record TaskBoardProperties(
       throw new IllegalArgumentException(
           "agentteams.taskboard.claim-timeout must lie between min-claim-timeout and"
               + " max-claim-timeout");
+    }
+    if (claimBatchMax < 1) {
+      throw new IllegalArgumentException("agentteams.taskboard.claim-batch-max must be positive");
     }
     if (sweepInterval.isNegative() || sweepInterval.isZero() || sweepTeams < 1) {
       throw new IllegalArgumentException(

@@ -1,23 +1,18 @@
 package io.agentteams.contracts.taskboard;
 
 import io.agentteams.contracts.EventPayload;
-import java.util.List;
 
-/** A member claimed a ready task; it is now in progress and must heartbeat. */
+/**
+ * A member claimed a ready task; it is now in progress and must heartbeat. It carries no
+ * write-scope warnings: a ready task already counts as active, so claiming creates no overlap that
+ * {@code TaskCreated} or {@code TaskUpdated} did not report (the claim's HTTP answer repeats them
+ * for the claimant).
+ */
 public record TaskClaimed(
-    String teamId,
-    long taskId,
-    String member,
-    String claimedAt,
-    long revision,
-    List<ScopeOverlap> warnings)
+    String teamId, long taskId, String member, String claimedAt, long revision)
     implements EventPayload {
 
   public static final String TYPE = "TaskClaimed";
-
-  public TaskClaimed {
-    warnings = List.copyOf(warnings);
-  }
 
   @Override
   public String eventType() {

@@ -3,6 +3,7 @@ package io.agentteams.taskboard.task.application;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.taskboard.task.TaskBoardProperties;
+import io.agentteams.taskboard.task.domain.Actor;
 import io.agentteams.taskboard.task.domain.Board;
 import io.agentteams.taskboard.task.domain.BoardEvent;
 import io.agentteams.taskboard.task.domain.NewTask;
@@ -41,6 +42,7 @@ public class TaskCommands {
   private final TaskStore store;
   private final TaskEvents events;
   private final TransactionalOperator transactions;
+  private final ClaimBatcher batcher;
   private final TaskLimits limits;
   private final MeterRegistry meters;
 
@@ -50,6 +52,7 @@ public class TaskCommands {
       TaskStore store,
       TaskEvents events,
       TransactionalOperator transactions,
+      ClaimBatcher batcher,
       TaskBoardProperties properties,
       MeterRegistry meters) {
     this.access = access;
@@ -57,6 +60,7 @@ public class TaskCommands {
     this.store = store;
     this.events = events;
     this.transactions = transactions;
+    this.batcher = batcher;
     this.limits = properties.limits();
     this.meters = meters;
   }
@@ -153,9 +157,12 @@ public class TaskCommands {
   }
 
   /**
-   * Claims a ready task. The aggregate decides on the task as read; the write is a compare-and-set
-   * on the revision it was read at, so of racing claimants exactly one wins and the others are
-   * answered with the task as it is now.
+   * Claims a ready task with one guarded write (batched with the team's other concurrent claims):
+   * of racing claimants exactly one wins, the others are answered by the aggregate's rule applied
+   * to the task as it is now (a stale revision, a task that is no longer ready or already owned),
+   * with that task in the answer. The winner's answer lists the task's current write-scope
+   * overlaps, read after the claim and only when the task has scopes, so the claimant knows what it
+   * shares; the event carries none (see {@code BoardEvent.Claimed}).
    */
   public Mono<TaskOutcome> claim(Caller caller, UUID teamId, TaskId id, long expectedRevision) {
     return timed(
@@ -166,22 +173,19 @@ public class TaskCommands {
                 a -> {
                   Instant now = boards.now();
                   UnaryOperator<Task> claim = task -> task.claim(a.actor(), expectedRevision, now);
-                  return read(teamId, id)
+                  if (!(a.actor() instanceof Actor.Member member)) {
+                    return refusal(teamId, id, expectedRevision, claim);
+                  }
+                  return batcher
+                      .claim(
+                          teamId,
+                          a.ownerId(),
+                          new TaskStore.ClaimAttempt(id, member.name(), expectedRevision))
                       .flatMap(
-                          task -> {
-                            Task claimed = claim.apply(task);
-                            return overlaps(teamId, claimed)
-                                .flatMap(
-                                    warnings ->
-                                        writeOne(
-                                            a,
-                                            task,
-                                            claimed,
-                                            expectedRevision,
-                                            claim,
-                                            List.of(new BoardEvent.Claimed(claimed, warnings)),
-                                            warnings));
-                          });
+                          claimed ->
+                              overlaps(teamId, claimed)
+                                  .map(warnings -> new TaskOutcome(claimed, warnings, List.of())))
+                      .switchIfEmpty(refusal(teamId, id, expectedRevision, claim));
                 }));
   }
 
@@ -298,13 +302,24 @@ public class TaskCommands {
                         .publish(a.teamId(), a.ownerId(), happened)
                         .thenReturn(new TaskOutcome(written, warnings, List.of()));
                   }
-                  return read(a.teamId(), read.id())
-                      .flatMap(
-                          current -> {
-                            decide.apply(current);
-                            return Mono.error(TaskProblem.staleRevision(current, expectedRevision));
-                          });
+                  return refusal(a.teamId(), read.id(), expectedRevision, decide);
                 }));
+  }
+
+  /**
+   * Why a write that lost its compare-and-set was refused: the decision taken again on the task as
+   * it is now names the rule it breaks, or else the revision moved on.
+   */
+  private <T> Mono<T> refusal(
+      UUID teamId, TaskId id, long expectedRevision, UnaryOperator<Task> decide) {
+    return Mono.defer(
+        () ->
+            read(teamId, id)
+                .flatMap(
+                    current -> {
+                      decide.apply(current);
+                      return Mono.error(TaskProblem.staleRevision(current, expectedRevision));
+                    }));
   }
 
   private <T> Mono<T> timed(String operation, Mono<T> work) {

@@ -181,7 +181,7 @@ public final class Board {
   public Task claim(Actor actor, TaskId id, long expectedRevision, Instant now) {
     Task claimed = require(id).claim(actor, expectedRevision, now);
     put(claimed);
-    events.add(new BoardEvent.Claimed(claimed, overlaps(claimed)));
+    events.add(new BoardEvent.Claimed(claimed));
     return claimed;
   }
 

@@ -16,7 +16,11 @@ public sealed interface BoardEvent {
   record Updated(Task task, String by, List<String> changed, List<WriteScopes.Overlap> warnings)
       implements BoardEvent {}
 
-  record Claimed(Task task, List<WriteScopes.Overlap> warnings) implements BoardEvent {}
+  /**
+   * A claim. It carries no write-scope warnings: claiming keeps a task active, so every overlap it
+   * has was already reported when the later of the two tasks was created or edited.
+   */
+  record Claimed(Task task) implements BoardEvent {}
 
   record Progressed(Task task) implements BoardEvent {}
 

@@ -73,8 +73,7 @@ public class TaskEvents {
           task.id().value(),
           Objects.requireNonNull(task.owner()),
           String.valueOf(task.claimedAt()),
-          task.revision(),
-          warnings(e.warnings()));
+          task.revision());
     }
     if (event instanceof BoardEvent.Progressed e) {
       Task task = e.task();
@@ -172,6 +171,12 @@ public class TaskEvents {
           e.revision());
     }
     throw new IllegalArgumentException("no task event for " + event);
+  }
+
+  /** The event of a claim, known before it is written (the claim writes both in one statement). */
+  public static TaskClaimed claimed(
+      UUID teamId, TaskId id, String member, java.time.Instant at, long revision) {
+    return new TaskClaimed(teamId.toString(), id.value(), member, at.toString(), revision);
   }
 
   /** The sequence the envelope carries: the task's revision (the settings' for settings). */

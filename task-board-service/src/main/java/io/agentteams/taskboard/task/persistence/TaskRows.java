@@ -24,6 +24,9 @@ final class TaskRows {
           + " heartbeat_count, result, error, plan_id, plan_key, created_by, deleted_at,"
           + " deleted_by, revision, created_at, updated_at";
 
+  /** The columns qualified with the alias {@code t}, for statements that join. */
+  static final String COLUMNS_OF_T = COLUMNS.replaceAll("(^|, ?)(\\w)", "$1t.$2");
+
   static final String INSERT =
       "INSERT INTO task (team_id, "
           + COLUMNS

@@ -1,5 +1,8 @@
 package io.agentteams.taskboard.task.persistence;
 
+import io.agentteams.contracts.EventPayload;
+import io.agentteams.contracts.Topics;
+import io.agentteams.platform.outbox.Outbox;
 import io.agentteams.taskboard.task.domain.Board;
 import io.agentteams.taskboard.task.domain.Task;
 import io.agentteams.taskboard.task.domain.TaskId;
@@ -30,9 +33,11 @@ public class TaskStore {
       "owner_id, next_task_id, claim_timeout_seconds, settings_revision";
 
   private final DatabaseClient db;
+  private final Outbox outbox;
 
-  public TaskStore(DatabaseClient db) {
+  public TaskStore(DatabaseClient db, Outbox outbox) {
     this.db = db;
+    this.outbox = outbox;
   }
 
   /** Creates the team's board row unless it exists. */
@@ -156,6 +161,64 @@ public class TaskStore {
         .fetch()
         .rowsUpdated()
         .map(rows -> rows == 1);
+  }
+
+  /** A claim to try: the task, the member claiming it, the revision the member saw. */
+  public record ClaimAttempt(TaskId id, String member, long expectedRevision) {}
+
+  /**
+   * Tries several claims of one team's tasks in one guarded statement, with their {@code
+   * TaskClaimed} events, committed at once (no transaction round trips). A task changes only if it
+   * is still ready, unowned or reserved for the member, and at the expected revision, and its event
+   * is written if and only if it did. The guard is {@code Task.claim}'s rule stated in SQL, so
+   * racing claimants are decided by the row lock alone; {@code ClaimGuardIntegrationTest} holds the
+   * two to the same answers.
+   *
+   * @param attempts at most one per task
+   * @param claimed the event of each attempt, written if the attempt succeeds
+   * @return the claimed tasks; attempts whose guard did not hold are absent
+   */
+  public Flux<Task> claim(
+      UUID team,
+      List<ClaimAttempt> attempts,
+      Instant now,
+      String ownerId,
+      java.util.function.Function<ClaimAttempt, EventPayload> claimed) {
+    return outbox.appendWithChange(
+        // The attempted rows are locked in id order before any is updated (the ARRAY(...)
+        // InitPlan runs first), so batches of different replicas that share tasks queue behind
+        // each other instead of deadlocking.
+        "WITH locked AS (SELECT id FROM task WHERE team_id = :team AND id = ANY(:ids::bigint[])"
+            + " ORDER BY id FOR UPDATE)"
+            + " UPDATE task t SET state = 'in_progress', status = 'in_progress',"
+            + " blocked_reason = NULL, blocked_by = NULL, owner = a.member, claimed_at = :now,"
+            + " heartbeat_at = :now, heartbeat_count = 0, phase = NULL, percent = 0,"
+            + " revision = t.revision + 1, updated_at = :now"
+            + " FROM unnest(:ids::bigint[], :members::text[], :expected::bigint[])"
+            + " AS a(id, member, expected)"
+            + " WHERE t.team_id = :team AND t.id = ANY(ARRAY(SELECT id FROM locked))"
+            + " AND t.id = a.id AND t.revision = a.expected"
+            + " AND t.status = 'ready' AND (t.owner IS NULL OR t.owner = a.member)"
+            + " RETURNING t.id::text AS outbox_match, "
+            + TaskRows.COLUMNS_OF_T,
+        spec ->
+            spec.bind("team", team)
+                .bind("ids", attempts.stream().map(a -> a.id().value()).toArray(Long[]::new))
+                .bind("members", attempts.stream().map(ClaimAttempt::member).toArray(String[]::new))
+                .bind(
+                    "expected",
+                    attempts.stream().map(ClaimAttempt::expectedRevision).toArray(Long[]::new))
+                .bind("now", TaskRows.time(now)),
+        TaskRows::read,
+        Topics.TASK_EVENTS,
+        team.toString(),
+        ownerId,
+        attempts.stream()
+            .map(
+                a ->
+                    new Outbox.RowEvent(
+                        Long.toString(a.id().value()), a.expectedRevision() + 1, claimed.apply(a)))
+            .toList());
   }
 
   /** One task, live or a tombstone. */
