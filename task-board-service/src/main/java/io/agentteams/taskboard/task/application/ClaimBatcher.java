@@ -20,6 +20,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.springframework.stereotype.Component;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.util.context.Context;
@@ -110,13 +111,18 @@ public class ClaimBatcher {
     batchSizes.record(batch.size());
     Instant now = clock.get();
     Request first = batch.get(0);
-    store
-        .claim(
-            team,
-            batch.stream().map(Request::attempt).toList(),
-            now,
-            first.ownerId(),
-            a -> TaskEvents.claimed(team, a.id(), a.member(), now, a.expectedRevision() + 1))
+    // Deferred, so that even a failure while building the statement reaches the batch's callers
+    // and frees the lane instead of leaving the team's later claims waiting.
+    Flux.defer(
+            () ->
+                store.claim(
+                    team,
+                    batch.stream().map(Request::attempt).toList(),
+                    now,
+                    first.ownerId(),
+                    a ->
+                        TaskEvents.claimed(
+                            team, a.id(), a.member(), now, a.expectedRevision() + 1)))
         .collectList()
         .contextWrite(Context.of(first.context()))
         .subscribe(
