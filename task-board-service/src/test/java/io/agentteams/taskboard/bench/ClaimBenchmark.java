@@ -47,7 +47,8 @@ import reactor.core.publisher.Mono;
  * revision AND owner IS NULL} in autocommit, through the same connection pool.
  *
  * <p>Throughput counts successful claims per second of a round; latency covers every attempt (won
- * or lost). One unmeasured round of each warms up the JIT; then the two alternate.
+ * or lost). One unmeasured round of each warms up the JIT; then the two alternate, and each pair's
+ * ratio is printed too.
  *
  * <p>Run: {@code ./mvnw -Pbench -pl task-board-service -am verify -Dexec.skip=true} (the flag skips
  * the platform's outbox benchmark, which {@code -am} would otherwise run first).
@@ -55,7 +56,7 @@ import reactor.core.publisher.Mono;
 public final class ClaimBenchmark {
 
   static final int TASKS = Integer.getInteger("bench.tasks", 4_000);
-  static final int ROUNDS = Integer.getInteger("bench.rounds", 3);
+  static final int ROUNDS = Integer.getInteger("bench.rounds", 5);
   static final int CLAIMANTS = Integer.getInteger("bench.claimants", 16);
   static final List<String> MEMBERS =
       List.of("lead", "ana", "ben", "cy", "dee", "eli", "fay", "gus");
@@ -89,9 +90,13 @@ public final class ClaimBenchmark {
       bench.round("service (warm-up)", bench.service(), false);
       Result raw = Result.empty();
       Result service = Result.empty();
+      List<Double> roundRatios = new ArrayList<>();
       for (int round = 1; round <= ROUNDS; round++) {
-        raw = raw.plus(bench.round("raw CAS UPDATE, round " + round, bench.raw(), true));
-        service = service.plus(bench.round("service claim, round " + round, bench.service(), true));
+        Result rawRound = bench.round("raw CAS UPDATE, round " + round, bench.raw(), true);
+        Result serviceRound = bench.round("service claim, round " + round, bench.service(), true);
+        roundRatios.add(serviceRound.perSecond() / rawRound.perSecond());
+        raw = raw.plus(rawRound);
+        service = service.plus(serviceRound);
       }
       System.out.printf(
           "%n%-44s %10s %10s %10s %12s%n",
@@ -108,6 +113,13 @@ public final class ClaimBenchmark {
       System.out.printf(
           "Ratio: service throughput / raw = %.0f%% (target >= 50%%); p99 service / raw = %.1fx%n",
           100.0 * service.perSecond() / raw.perSecond(), service.p99() / raw.p99());
+      // Each service round runs right after its raw round, so their ratio shares the machine's
+      // load of the moment; the median of these resists one round stalled by a neighbour.
+      List<Double> sorted = roundRatios.stream().sorted().toList();
+      System.out.printf(
+          "Per-round ratios: %s; median %.0f%%%n",
+          roundRatios.stream().map(r -> String.format("%.0f%%", 100 * r)).toList(),
+          100 * sorted.get(sorted.size() / 2));
     } finally {
       app.close();
     }
