@@ -4,9 +4,14 @@ import io.agentteams.contracts.EventPayload;
 import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.event.EventEnvelope;
 import io.agentteams.platform.event.TraceContext;
+import io.r2dbc.spi.Readable;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.NoTransactionException;
 import org.springframework.transaction.reactive.TransactionSynchronizationManager;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -77,6 +82,89 @@ public final class Outbox {
             ? insert.bindNull("traceparent", String.class)
             : insert.bind("traceparent", envelope.trace().traceparent());
     return requireTransaction().then(insert.fetch().rowsUpdated()).thenReturn(envelope);
+  }
+
+  /**
+   * One event of {@link #appendWithChange}, written only if the change returns a row whose {@code
+   * outbox_match} column equals {@code match}.
+   *
+   * @param match which changed row the event describes, e.g. the row's id as text
+   * @param sequence the aggregate's revision after the change
+   * @param payload the event data
+   */
+  public record RowEvent(String match, long sequence, EventPayload payload) {}
+
+  /**
+   * Writes a change and its events about one key in a single statement: {@code change} is a
+   * data-modifying statement whose {@code RETURNING} clause includes a text column {@code
+   * outbox_match}; each event is appended if and only if a changed row matched it, in the order
+   * given. Change and events commit together, in the caller's transaction if there is one or as the
+   * statement's own otherwise, so no separate transaction is needed. The key's ordering lock is
+   * then held only while the statement runs and commits, never across a round trip to the client,
+   * which keeps contended changes (claims, compare-and-set updates) fast, and one statement can
+   * carry a whole batch of them.
+   *
+   * @param change e.g. {@code UPDATE task SET ... WHERE ... RETURNING id::text AS outbox_match,
+   *     ...}; its parameter names must not start with {@code outbox_}
+   * @param bind binds the change's parameters
+   * @param read maps a row the change returned
+   * @param topic where the relay publishes the events
+   * @param key the key of every event (the team id)
+   * @param ownerId the owner of that team
+   * @param events the events, each for the changed row it matches
+   * @return what the change returned; empty when it changed nothing (and no event was written)
+   */
+  public <T> Flux<T> appendWithChange(
+      String change,
+      UnaryOperator<DatabaseClient.GenericExecuteSpec> bind,
+      Function<Readable, T> read,
+      String topic,
+      String key,
+      String ownerId,
+      List<RowEvent> events) {
+    return Flux.deferContextual(
+        context -> {
+          TraceContext trace = context.getOrDefault(TraceContext.CONTEXT_KEY, null);
+          List<EventEnvelope> envelopes =
+              events.stream()
+                  .map(e -> codec.envelope(e.payload(), key, ownerId, e.sequence(), trace))
+                  .toList();
+          String sql =
+              "WITH change AS ("
+                  + change
+                  + "), events AS (SELECT e.* FROM unnest(:outbox_match::text[],"
+                  + " :outbox_event_id::uuid[], :outbox_type::text[], :outbox_payload::text[])"
+                  + " WITH ORDINALITY AS e(match, event_id, event_type, payload, ord)"
+                  + " WHERE e.match IN (SELECT outbox_match FROM change)),"
+                  + " key_lock AS (SELECT pg_advisory_xact_lock(:outbox_namespace,"
+                  + " hashtext(:outbox_key)) FROM (SELECT 1 FROM events LIMIT 1) any_event),"
+                  + " appended AS (INSERT INTO platform.outbox (event_id, topic, message_key, lane,"
+                  + " event_type, payload, traceparent) SELECT e.event_id, :outbox_topic,"
+                  + " :outbox_key, (hashtext(:outbox_key) & 2147483647) % :outbox_lanes,"
+                  + " e.event_type, e.payload, :outbox_traceparent FROM events e, key_lock"
+                  + " ORDER BY e.ord)"
+                  + " SELECT * FROM change";
+          DatabaseClient.GenericExecuteSpec spec =
+              bind.apply(db.sql(sql))
+                  .bind("outbox_match", events.stream().map(RowEvent::match).toArray(String[]::new))
+                  .bind(
+                      "outbox_event_id",
+                      envelopes.stream().map(EventEnvelope::eventId).toArray(java.util.UUID[]::new))
+                  .bind(
+                      "outbox_type",
+                      envelopes.stream().map(EventEnvelope::type).toArray(String[]::new))
+                  .bind(
+                      "outbox_payload", envelopes.stream().map(codec::write).toArray(String[]::new))
+                  .bind("outbox_namespace", KEY_LOCK_NAMESPACE)
+                  .bind("outbox_key", key)
+                  .bind("outbox_lanes", LANES)
+                  .bind("outbox_topic", topic);
+          spec =
+              trace == null
+                  ? spec.bindNull("outbox_traceparent", String.class)
+                  : spec.bind("outbox_traceparent", trace.traceparent());
+          return spec.map(read::apply).all();
+        });
   }
 
   private static Mono<Void> requireTransaction() {

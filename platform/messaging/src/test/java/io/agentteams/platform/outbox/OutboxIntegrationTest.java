@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.transaction.NoTransactionException;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 @RealInfrastructure
 class OutboxIntegrationTest {
@@ -207,6 +208,207 @@ class OutboxIntegrationTest {
                 .data(fixture.codec.read(records.get(0).value()), TestEvent.class)
                 .filler())
         .isEqualTo("marker");
+  }
+
+  @Test
+  void aChangeAndTheEventsOfTheRowsItChangedAreWrittenInOneStatement() {
+    for (String key : List.of("k1", "k2", "k3")) {
+      fixture
+          .db
+          .sql("INSERT INTO key_sequence (key, value) VALUES (:key, 0)")
+          .bind("key", key)
+          .fetch()
+          .rowsUpdated()
+          .block();
+    }
+    String change =
+        "UPDATE key_sequence SET value = value + 1 WHERE key = ANY(:keys) AND value = 0"
+            + " RETURNING key AS outbox_match, value";
+    List<Outbox.RowEvent> events =
+        List.of(
+            new Outbox.RowEvent("k2", 1, new TestEvent("team-a", 2, "second")),
+            new Outbox.RowEvent("k4", 1, new TestEvent("team-a", 4, "never")),
+            new Outbox.RowEvent("k1", 1, new TestEvent("team-a", 1, "first")));
+
+    List<String> changed =
+        fixture
+            .outbox
+            .appendWithChange(
+                change,
+                spec -> spec.bind("keys", new String[] {"k1", "k2", "k4"}),
+                row -> row.get("outbox_match", String.class),
+                "topic",
+                "team-a",
+                "owner",
+                events)
+            .collectList()
+            .block();
+    List<String> again =
+        fixture
+            .outbox
+            .appendWithChange(
+                change,
+                spec -> spec.bind("keys", new String[] {"k1", "k2"}),
+                row -> row.get("outbox_match", String.class),
+                "topic",
+                "team-a",
+                "owner",
+                events)
+            .collectList()
+            .block();
+
+    assertThat(changed).containsExactlyInAnyOrder("k1", "k2");
+    assertThat(again).isEmpty();
+    List<String> written =
+        fixture
+            .db
+            .sql("SELECT payload FROM platform.outbox WHERE message_key = 'team-a' ORDER BY id")
+            .map(
+                row ->
+                    fixture
+                        .codec
+                        .data(fixture.codec.read(row.get("payload", String.class)), TestEvent.class)
+                        .filler())
+            .all()
+            .collectList()
+            .block();
+    assertThat(written).containsExactly("second", "first");
+  }
+
+  @Test
+  void aChangeWithItsEventsInACallerTransactionCommitsAndRollsBackWithIt() {
+    insertKeys("kc", "kr");
+    String change =
+        "UPDATE key_sequence SET value = value + 1 WHERE key = :key RETURNING key AS outbox_match";
+
+    Mono<List<String>> doomed =
+        fixture.transactions.transactional(
+            appendWithChange(change, "kr", "team-t", "rolled back")
+                .then(Mono.error(new IllegalStateException("business rule failed"))));
+    assertThatThrownBy(doomed::block).hasMessageContaining("business rule failed");
+    List<String> committed =
+        fixture
+            .transactions
+            .transactional(appendWithChange(change, "kc", "team-t", "committed"))
+            .block();
+
+    assertThat(committed).containsExactly("kc");
+    assertThat(keyValue("kr")).isZero();
+    assertThat(keyValue("kc")).isEqualTo(1);
+    assertThat(fillers("team-t")).containsExactly("committed");
+  }
+
+  @Test
+  void aChangeWithEventsWaitsForTheKeysOrderingLockAndCommitsItsEventsAfterTheHolders() {
+    insertKeys("kl");
+    Sinks.Empty<Void> commitHolder = Sinks.empty();
+    var holder =
+        fixture
+            .transactions
+            .transactional(
+                fixture
+                    .outbox
+                    .append("topic", "team-l", "owner", 1, new TestEvent("team-l", 1, "holder"))
+                    .then(commitHolder.asMono()))
+            .toFuture();
+    await().atMost(Duration.ofSeconds(30)).until(() -> keyLocks(true) == 1);
+
+    var waiter =
+        appendWithChange(
+                "UPDATE key_sequence SET value = value + 1 WHERE key = :key"
+                    + " RETURNING key AS outbox_match",
+                "kl",
+                "team-l",
+                "waiter")
+            .toFuture();
+    // Another key's lock is free: its change goes through while team-l's is held.
+    insertKeys("ko");
+    assertThat(
+            appendWithChange(
+                    "UPDATE key_sequence SET value = value + 1 WHERE key = :key"
+                        + " RETURNING key AS outbox_match",
+                    "ko",
+                    "team-o",
+                    "other key")
+                .block())
+        .containsExactly("ko");
+    await().atMost(Duration.ofSeconds(30)).until(() -> keyLocks(false) == 1);
+
+    assertThat(waiter).isNotDone();
+    assertThat(keyValue("kl")).isZero();
+    commitHolder.tryEmitEmpty();
+    assertThat(waiter.join()).containsExactly("kl");
+    holder.join();
+    assertThat(keyValue("kl")).isEqualTo(1);
+    assertThat(fillers("team-l")).containsExactly("holder", "waiter");
+  }
+
+  private Mono<List<String>> appendWithChange(
+      String change, String changedKey, String eventKey, String filler) {
+    return fixture
+        .outbox
+        .appendWithChange(
+            change,
+            spec -> spec.bind("key", changedKey),
+            row -> row.get("outbox_match", String.class),
+            "topic",
+            eventKey,
+            "owner",
+            List.of(new Outbox.RowEvent(changedKey, 1, new TestEvent(eventKey, 1, filler))))
+        .collectList();
+  }
+
+  private void insertKeys(String... keys) {
+    for (String key : keys) {
+      fixture
+          .db
+          .sql("INSERT INTO key_sequence (key, value) VALUES (:key, 0)")
+          .bind("key", key)
+          .fetch()
+          .rowsUpdated()
+          .block();
+    }
+  }
+
+  private long keyValue(String key) {
+    return fixture
+        .db
+        .sql("SELECT value FROM key_sequence WHERE key = :key")
+        .bind("key", key)
+        .map(r -> r.get("value", Long.class))
+        .one()
+        .block();
+  }
+
+  /** The outbox's per-key ordering locks in this database, granted or waited for. */
+  private long keyLocks(boolean granted) {
+    return fixture
+        .db
+        .sql(
+            "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = :ns"
+                + " AND objsubid = 2 AND granted = :granted AND database ="
+                + " (SELECT oid FROM pg_database WHERE datname = current_database())")
+        .bind("ns", Outbox.KEY_LOCK_NAMESPACE)
+        .bind("granted", granted)
+        .map(r -> r.get("n", Long.class))
+        .one()
+        .block();
+  }
+
+  private List<String> fillers(String key) {
+    return fixture
+        .db
+        .sql("SELECT payload FROM platform.outbox WHERE message_key = :key ORDER BY id")
+        .bind("key", key)
+        .map(
+            row ->
+                fixture
+                    .codec
+                    .data(fixture.codec.read(row.get("payload", String.class)), TestEvent.class)
+                    .filler())
+        .all()
+        .collectList()
+        .block();
   }
 
   @Test

@@ -1,0 +1,221 @@
+package io.agentteams.taskboard.plan.application;
+
+import io.agentteams.contracts.Topics;
+import io.agentteams.contracts.taskboard.PlanApproved;
+import io.agentteams.contracts.taskboard.PlanImported;
+import io.agentteams.contracts.taskboard.PlanRename;
+import io.agentteams.contracts.taskboard.PlanTask;
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.outbox.Outbox;
+import io.agentteams.platform.problem.LimitExceededException;
+import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.taskboard.plan.domain.Plan;
+import io.agentteams.taskboard.plan.domain.PlanNormalizer;
+import io.agentteams.taskboard.plan.persistence.PlanStore;
+import io.agentteams.taskboard.task.TaskBoardProperties;
+import io.agentteams.taskboard.task.application.BoardAccess;
+import io.agentteams.taskboard.task.application.BoardTransactions;
+import io.agentteams.taskboard.task.domain.Board;
+import io.agentteams.taskboard.task.domain.Task;
+import io.agentteams.taskboard.task.domain.TaskId;
+import io.agentteams.taskboard.task.domain.TaskLimits;
+import io.agentteams.taskboard.task.domain.WriteScopes;
+import io.agentteams.taskboard.task.messaging.TaskEvents;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.springframework.stereotype.Service;
+import reactor.core.publisher.Mono;
+
+/**
+ * Imports a plan atomically (normalised, DAG-checked, every task or none) and lets the team's owner
+ * approve a held one.
+ */
+@Service
+public class PlanCommands {
+
+  private final BoardAccess access;
+  private final BoardTransactions boards;
+  private final PlanStore plans;
+  private final Outbox outbox;
+  private final TaskLimits limits;
+  private final int planMaxTasks;
+
+  public PlanCommands(
+      BoardAccess access,
+      BoardTransactions boards,
+      PlanStore plans,
+      Outbox outbox,
+      TaskBoardProperties properties) {
+    this.access = access;
+    this.boards = boards;
+    this.plans = plans;
+    this.outbox = outbox;
+    this.limits = properties.limits();
+    this.planMaxTasks = properties.planMaxTasks();
+  }
+
+  /** What an import did. */
+  public record Imported(Plan plan, List<Task> tasks, List<WriteScopes.Overlap> warnings) {}
+
+  /** What an approval did: the plan and its tasks' status afterwards. */
+  public record Approved(Plan plan, List<Task> tasks, List<TaskId> nowReady) {}
+
+  /**
+   * Normalises the plan and adds its tasks to the board in one transaction, held for the owner's
+   * approval when {@code hold}.
+   */
+  public Mono<Imported> importPlan(
+      Caller caller, UUID teamId, List<PlanNormalizer.Item> items, boolean hold) {
+    if (items.size() > planMaxTasks) {
+      return Mono.error(
+          new LimitExceededException("plan.max-tasks", "tasks", planMaxTasks, items.size()));
+    }
+    return access
+        .resolve(caller, teamId)
+        .flatMap(
+            a -> {
+              PlanNormalizer.Result normalised = PlanNormalizer.normalise(items);
+              UUID planId = UUID.randomUUID();
+              return boards.change(
+                  a,
+                  true,
+                  null,
+                  (board, now) ->
+                      Mono.fromCallable(
+                          () -> {
+                            List<Task> created =
+                                board.importPlan(
+                                    a.actor(),
+                                    planId,
+                                    normalised.tasks(),
+                                    hold,
+                                    a.members(),
+                                    limits,
+                                    now);
+                            List<Plan.Entry> entries =
+                                created.stream()
+                                    .map(t -> new Plan.Entry(String.valueOf(t.planKey()), t.id()))
+                                    .toList();
+                            Plan plan =
+                                Plan.imported(
+                                    planId,
+                                    teamId,
+                                    a.actor().label(),
+                                    hold,
+                                    entries,
+                                    normalised,
+                                    now);
+                            return new Imported(plan, created, warnings(board, created));
+                          }),
+                  imported ->
+                      plans
+                          .insert(imported.plan())
+                          .then(
+                              outbox.append(
+                                  Topics.TASK_EVENTS,
+                                  teamId.toString(),
+                                  a.ownerId(),
+                                  imported.plan().revision(),
+                                  importedEvent(imported)))
+                          .then());
+            });
+  }
+
+  /** The team's owner approves a held plan; its tasks become claimable as they are ready. */
+  public Mono<Approved> approve(Caller caller, UUID teamId, UUID planId, long expectedRevision) {
+    return access
+        .resolve(caller, teamId)
+        .flatMap(
+            a ->
+                boards.change(
+                    a,
+                    false,
+                    null,
+                    (board, now) ->
+                        plans
+                            .lock(teamId, planId)
+                            .switchIfEmpty(
+                                Mono.error(() -> ProblemException.notFound("plan", planId)))
+                            .flatMap(
+                                plan -> {
+                                  Plan approved = plan.approve(a.actor(), expectedRevision, now);
+                                  Board.Consequences consequences =
+                                      board.approvePlan(a.actor(), planId, now);
+                                  return plans
+                                      .approve(approved, plan.revision())
+                                      .thenReturn(
+                                          new Approved(
+                                              approved,
+                                              tasksOf(board, approved),
+                                              consequences.nowReady()));
+                                }),
+                    approved ->
+                        outbox
+                            .append(
+                                Topics.TASK_EVENTS,
+                                teamId.toString(),
+                                a.ownerId(),
+                                approved.plan().revision(),
+                                new PlanApproved(
+                                    teamId.toString(),
+                                    planId.toString(),
+                                    String.valueOf(approved.plan().approvedBy()),
+                                    approved.plan().tasks().stream()
+                                        .map(e -> e.taskId().value())
+                                        .toList(),
+                                    approved.nowReady().stream().map(TaskId::value).toList(),
+                                    approved.plan().revision()))
+                            .then()))
+        .onErrorMap(
+            e -> e instanceof ProblemException p && p.code().equals("board-not-found"),
+            e -> ProblemException.notFound("plan", planId));
+  }
+
+  /** A plan of the team, for its members and its owner. */
+  public Mono<Plan> find(Caller caller, UUID teamId, UUID planId) {
+    return access
+        .resolve(caller, teamId)
+        .then(plans.find(teamId, planId))
+        .switchIfEmpty(Mono.error(() -> ProblemException.notFound("plan", planId)));
+  }
+
+  private static List<Task> tasksOf(Board board, Plan plan) {
+    Set<TaskId> ids = new HashSet<>();
+    plan.tasks().forEach(e -> ids.add(e.taskId()));
+    return board.tasks().stream().filter(t -> ids.contains(t.id())).toList();
+  }
+
+  /** Overlaps of the plan's tasks, each pair once. */
+  private static List<WriteScopes.Overlap> warnings(Board board, List<Task> created) {
+    Set<TaskId> plan = new HashSet<>();
+    created.forEach(t -> plan.add(t.id()));
+    List<WriteScopes.Overlap> warnings = new ArrayList<>();
+    for (Task task : created) {
+      for (WriteScopes.Overlap overlap : board.overlaps(task)) {
+        if (!plan.contains(overlap.otherTask()) || overlap.otherTask().compareTo(task.id()) < 0) {
+          warnings.add(overlap);
+        }
+      }
+    }
+    return warnings;
+  }
+
+  private static PlanImported importedEvent(Imported imported) {
+    Plan plan = imported.plan();
+    return new PlanImported(
+        plan.teamId().toString(),
+        plan.id().toString(),
+        plan.importedBy(),
+        plan.status() == io.agentteams.taskboard.plan.domain.PlanStatus.AWAITING_APPROVAL,
+        plan.tasks().stream().map(e -> new PlanTask(e.key(), e.taskId().value())).toList(),
+        plan.renamed().stream()
+            .map(r -> new PlanRename(r.original(), r.key(), r.reason().wire()))
+            .toList(),
+        plan.generated(),
+        TaskEvents.warnings(imported.warnings()),
+        plan.revision());
+  }
+}

@@ -1,0 +1,5 @@
+/** Stores plans in Postgres. */
+@NullMarked
+package io.agentteams.taskboard.plan.persistence;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,107 @@
+package io.agentteams.taskboard.task;
+
+import io.agentteams.platform.bounds.TextBound;
+import io.agentteams.taskboard.task.domain.TaskLimits;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The task board's settings and limits ({@code agentteams.taskboard.*}).
+ *
+ * @param claimTimeout a team's claim time-out unless it chose its own: a claim whose heartbeats
+ *     stop for longer is recovered
+ * @param minClaimTimeout the shortest claim time-out a team may choose
+ * @param maxClaimTimeout the longest claim time-out a team may choose
+ * @param sweepInterval how often each replica looks for expired claims
+ * @param sweepTeams teams one sweep recovers at most (the next sweep takes the rest)
+ * @param claimBatchMax claims of one team written together in one statement at most, when they
+ *     arrive while the team's previous claim statement runs
+ * @param rosterCacheTtl how long a replica reuses a team's roster before reading it again (0 reads
+ *     it on every request)
+ * @param maxTasksPerTeam live (not deleted) tasks per team
+ * @param maxDependencies dependencies per task
+ * @param maxWriteScopes write scopes per task
+ * @param planMaxTasks tasks per imported plan
+ * @param titleMaxChars task title, characters
+ * @param titleMaxBytes task title, UTF-8 bytes
+ * @param descriptionMaxChars task description, characters
+ * @param descriptionMaxBytes task description, UTF-8 bytes
+ * @param resultMaxChars a completed task's result, characters
+ * @param resultMaxBytes a completed task's result, UTF-8 bytes
+ * @param errorMaxChars a failed task's error, characters
+ * @param errorMaxBytes a failed task's error, UTF-8 bytes
+ * @param phaseMaxChars a reported phase, characters
+ * @param phaseMaxBytes a reported phase, UTF-8 bytes
+ * @param writeScopeMaxChars one write scope, characters
+ * @param writeScopeMaxBytes one write scope, UTF-8 bytes
+ */
+@Validated
+@ConfigurationProperties("agentteams.taskboard")
+public record TaskBoardProperties(
+    @DefaultValue("5m") Duration claimTimeout,
+    @DefaultValue("10s") Duration minClaimTimeout,
+    @DefaultValue("24h") Duration maxClaimTimeout,
+    @DefaultValue("5s") Duration sweepInterval,
+    @DefaultValue("50") int sweepTeams,
+    @DefaultValue("64") int claimBatchMax,
+    @DefaultValue("1s") Duration rosterCacheTtl,
+    @DefaultValue("1000") int maxTasksPerTeam,
+    @DefaultValue("50") int maxDependencies,
+    @DefaultValue("20") int maxWriteScopes,
+    @DefaultValue("100") int planMaxTasks,
+    @DefaultValue("200") int titleMaxChars,
+    @DefaultValue("400") int titleMaxBytes,
+    @DefaultValue("4000") int descriptionMaxChars,
+    @DefaultValue("8000") int descriptionMaxBytes,
+    @DefaultValue("6000") int resultMaxChars,
+    @DefaultValue("12000") int resultMaxBytes,
+    @DefaultValue("2000") int errorMaxChars,
+    @DefaultValue("4000") int errorMaxBytes,
+    @DefaultValue("80") int phaseMaxChars,
+    @DefaultValue("160") int phaseMaxBytes,
+    @DefaultValue("256") int writeScopeMaxChars,
+    @DefaultValue("512") int writeScopeMaxBytes) {
+
+  public TaskBoardProperties {
+    if (claimTimeout.compareTo(minClaimTimeout) < 0
+        || claimTimeout.compareTo(maxClaimTimeout) > 0) {
+      throw new IllegalArgumentException(
+          "agentteams.taskboard.claim-timeout must lie between min-claim-timeout and"
+              + " max-claim-timeout");
+    }
+    if (claimBatchMax < 1) {
+      throw new IllegalArgumentException("agentteams.taskboard.claim-batch-max must be positive");
+    }
+    if (sweepInterval.isNegative() || sweepInterval.isZero() || sweepTeams < 1) {
+      throw new IllegalArgumentException(
+          "agentteams.taskboard.sweep-interval and sweep-teams must be positive");
+    }
+    if (planMaxTasks < 1 || planMaxTasks > maxTasksPerTeam) {
+      throw new IllegalArgumentException(
+          "agentteams.taskboard.plan-max-tasks must be 1..max-tasks-per-team");
+    }
+    if (maxTasksPerTeam < 1 || maxDependencies < 0 || maxWriteScopes < 0) {
+      throw new IllegalArgumentException(
+          "agentteams.taskboard.max-tasks-per-team must be positive, max-dependencies and"
+              + " max-write-scopes not negative");
+    }
+  }
+
+  /** The limits as the domain sees them; invalid combinations fail at start-up. */
+  public TaskLimits limits() {
+    return new TaskLimits(
+        new TextBound("task.title", titleMaxChars, titleMaxBytes),
+        new TextBound("task.description", descriptionMaxChars, descriptionMaxBytes),
+        new TextBound("task.result", resultMaxChars, resultMaxBytes),
+        new TextBound("task.error", errorMaxChars, errorMaxBytes),
+        new TextBound("task.phase", phaseMaxChars, phaseMaxBytes),
+        new TextBound("task.write-scope", writeScopeMaxChars, writeScopeMaxBytes),
+        maxTasksPerTeam,
+        maxDependencies,
+        maxWriteScopes,
+        minClaimTimeout,
+        maxClaimTimeout);
+  }
+}

@@ -1,0 +1,347 @@
+package io.agentteams.taskboard.task.application;
+
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.taskboard.task.TaskBoardProperties;
+import io.agentteams.taskboard.task.domain.Actor;
+import io.agentteams.taskboard.task.domain.Board;
+import io.agentteams.taskboard.task.domain.BoardEvent;
+import io.agentteams.taskboard.task.domain.NewTask;
+import io.agentteams.taskboard.task.domain.Task;
+import io.agentteams.taskboard.task.domain.TaskEdit;
+import io.agentteams.taskboard.task.domain.TaskId;
+import io.agentteams.taskboard.task.domain.TaskLimits;
+import io.agentteams.taskboard.task.domain.TaskProblem;
+import io.agentteams.taskboard.task.domain.WriteScopes;
+import io.agentteams.taskboard.task.messaging.TaskEvents;
+import io.agentteams.taskboard.task.persistence.TaskStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import reactor.core.publisher.Mono;
+
+/**
+ * Every change of a task. Changes that can move other tasks' status (create, edit, release,
+ * reassign, complete, fail, cancel, delete) run on the locked board; claims and heartbeats, which
+ * never do, write the one task with a compare-and-set on its revision, so claimants of different
+ * tasks never wait for each other's board lock.
+ */
+@Service
+public class TaskCommands {
+
+  private final BoardAccess access;
+  private final BoardTransactions boards;
+  private final TaskStore store;
+  private final TaskEvents events;
+  private final TransactionalOperator transactions;
+  private final ClaimBatcher batcher;
+  private final TaskLimits limits;
+  private final MeterRegistry meters;
+
+  public TaskCommands(
+      BoardAccess access,
+      BoardTransactions boards,
+      TaskStore store,
+      TaskEvents events,
+      TransactionalOperator transactions,
+      ClaimBatcher batcher,
+      TaskBoardProperties properties,
+      MeterRegistry meters) {
+    this.access = access;
+    this.boards = boards;
+    this.store = store;
+    this.events = events;
+    this.transactions = transactions;
+    this.batcher = batcher;
+    this.limits = properties.limits();
+    this.meters = meters;
+  }
+
+  public Mono<TaskOutcome> create(Caller caller, UUID teamId, NewTask draft) {
+    return access
+        .resolve(caller, teamId)
+        .flatMap(
+            a ->
+                boards.change(
+                    a,
+                    true,
+                    null,
+                    (board, now) -> {
+                      Task created = board.create(a.actor(), draft, a.members(), limits, now);
+                      return outcome(board, created, board.overlaps(created));
+                    }));
+  }
+
+  public Mono<TaskOutcome> update(
+      Caller caller, UUID teamId, TaskId id, long expectedRevision, TaskEdit edit) {
+    return onBoard(
+        caller,
+        teamId,
+        id,
+        (a, board, now) -> {
+          Task updated = board.update(a.actor(), id, expectedRevision, edit, limits, now);
+          return outcome(board, updated, board.overlaps(updated));
+        });
+  }
+
+  public Mono<TaskOutcome> cancel(Caller caller, UUID teamId, TaskId id, long expectedRevision) {
+    return onBoard(
+        caller,
+        teamId,
+        id,
+        (a, board, now) ->
+            outcome(board, board.cancel(a.actor(), id, expectedRevision, now), List.of()));
+  }
+
+  public Mono<TaskOutcome> delete(Caller caller, UUID teamId, TaskId id, long expectedRevision) {
+    return onBoard(
+        caller,
+        teamId,
+        id,
+        (a, board, now) ->
+            outcome(board, board.delete(a.actor(), id, expectedRevision, now), List.of()));
+  }
+
+  public Mono<TaskOutcome> release(Caller caller, UUID teamId, TaskId id, long expectedRevision) {
+    return onBoard(
+        caller,
+        teamId,
+        id,
+        (a, board, now) ->
+            outcome(board, board.release(a.actor(), id, expectedRevision, now), List.of()));
+  }
+
+  public Mono<TaskOutcome> reassign(
+      Caller caller, UUID teamId, TaskId id, long expectedRevision, String member) {
+    return onBoard(
+        caller,
+        teamId,
+        id,
+        (a, board, now) -> {
+          Task reassigned =
+              board.reassign(a.actor(), id, expectedRevision, member, a.members(), now);
+          return outcome(board, reassigned, board.overlaps(reassigned));
+        });
+  }
+
+  public Mono<TaskOutcome> complete(
+      Caller caller, UUID teamId, TaskId id, long expectedRevision, @Nullable String result) {
+    return onBoard(
+        caller,
+        teamId,
+        id,
+        (a, board, now) ->
+            outcome(
+                board,
+                board.complete(a.actor(), id, expectedRevision, result, limits, now),
+                List.of()));
+  }
+
+  public Mono<TaskOutcome> fail(
+      Caller caller, UUID teamId, TaskId id, long expectedRevision, @Nullable String error) {
+    return onBoard(
+        caller,
+        teamId,
+        id,
+        (a, board, now) ->
+            outcome(
+                board, board.fail(a.actor(), id, expectedRevision, error, limits, now), List.of()));
+  }
+
+  /**
+   * Claims a ready task with one guarded write (batched with the team's other concurrent claims):
+   * of racing claimants exactly one wins, the others are answered by the aggregate's rule applied
+   * to the task as it is now (a stale revision, a task that is no longer ready or already owned),
+   * with that task in the answer. The winner's answer lists the task's current write-scope
+   * overlaps, read after the claim and only when the task has scopes, so the claimant knows what it
+   * shares; the event carries none (see {@code BoardEvent.Claimed}).
+   */
+  public Mono<TaskOutcome> claim(Caller caller, UUID teamId, TaskId id, long expectedRevision) {
+    return timed(
+        "claim",
+        access
+            .resolve(caller, teamId)
+            .flatMap(
+                a -> {
+                  Instant now = boards.now();
+                  UnaryOperator<Task> claim = task -> task.claim(a.actor(), expectedRevision, now);
+                  if (!(a.actor() instanceof Actor.Member member)) {
+                    return refusal(teamId, id, expectedRevision, claim);
+                  }
+                  return batcher
+                      .claim(
+                          teamId,
+                          a.ownerId(),
+                          new TaskStore.ClaimAttempt(id, member.name(), expectedRevision))
+                      .flatMap(
+                          claimed ->
+                              overlaps(teamId, claimed)
+                                  .map(warnings -> new TaskOutcome(claimed, warnings, List.of())))
+                      .switchIfEmpty(refusal(teamId, id, expectedRevision, claim));
+                }));
+  }
+
+  /**
+   * The claimant's heartbeat, optionally with progress. A claimant whose claim expired (or was
+   * taken over) is refused: it no longer owns the task.
+   */
+  public Mono<TaskOutcome> heartbeat(
+      Caller caller,
+      UUID teamId,
+      TaskId id,
+      long expectedRevision,
+      Task.@Nullable Progress progress) {
+    if (progress != null && progress.phase() != null) {
+      limits.phase().check(progress.phase());
+    }
+    return timed(
+        "heartbeat",
+        access
+            .resolve(caller, teamId)
+            .flatMap(
+                a -> {
+                  Instant now = boards.now();
+                  UnaryOperator<Task> beat =
+                      task -> task.heartbeat(a.actor(), expectedRevision, progress, now);
+                  return read(teamId, id)
+                      .flatMap(
+                          task -> {
+                            Task beating = beat.apply(task);
+                            List<BoardEvent> happened =
+                                beating.progressDiffers(task)
+                                    ? List.of(new BoardEvent.Progressed(beating))
+                                    : List.of();
+                            return writeOne(
+                                a, task, beating, expectedRevision, beat, happened, List.of());
+                          });
+                }));
+  }
+
+  /** Sets the team's claim time-out, or returns it to the default when {@code timeout} is null. */
+  public Mono<TaskStore.BoardSettings> changeClaimTimeout(
+      Caller caller, UUID teamId, long expectedRevision, @Nullable Duration timeout) {
+    return access
+        .resolve(caller, teamId)
+        .flatMap(
+            a ->
+                boards.change(
+                    a,
+                    true,
+                    null,
+                    (board, now) -> {
+                      board.changeClaimTimeout(a.actor(), expectedRevision, timeout, limits, now);
+                      return new TaskStore.BoardSettings(
+                          board.claimTimeout(),
+                          board.effectiveClaimTimeout(),
+                          board.settingsRevision());
+                    }));
+  }
+
+  // ---- internals ----
+
+  /** A decision on the locked board by a resolved caller. */
+  @FunctionalInterface
+  private interface BoardDecision {
+    TaskOutcome decide(BoardAccess.Access access, Board board, Instant now);
+  }
+
+  private Mono<TaskOutcome> onBoard(Caller caller, UUID teamId, TaskId id, BoardDecision decision) {
+    return access
+        .resolve(caller, teamId)
+        .flatMap(a -> boards.change(a, false, id, (board, now) -> decision.decide(a, board, now)));
+  }
+
+  private static TaskOutcome outcome(Board board, Task task, List<WriteScopes.Overlap> warnings) {
+    return new TaskOutcome(task, warnings, TaskOutcome.affected(board.events()));
+  }
+
+  private Mono<Task> read(UUID teamId, TaskId id) {
+    return store
+        .find(teamId, id)
+        .switchIfEmpty(Mono.error(() -> ProblemException.notFound("task", id)));
+  }
+
+  /** Overlaps of the task's scopes with the team's other active tasks; none without scopes. */
+  private Mono<List<WriteScopes.Overlap>> overlaps(UUID teamId, Task task) {
+    if (task.writeScopes().isEmpty()) {
+      return Mono.just(List.of());
+    }
+    return store
+        .activeScopes(teamId, task.id())
+        .map(others -> WriteScopes.overlaps(task.id(), task.writeScopes(), others));
+  }
+
+  /**
+   * Writes one task decided from {@code read} with a compare-and-set, and its events, in one
+   * transaction. When another writer got there first, the decision is taken again on the task as it
+   * is now, which names the refusal (a stale revision at least).
+   */
+  private Mono<TaskOutcome> writeOne(
+      BoardAccess.Access a,
+      Task read,
+      Task written,
+      long expectedRevision,
+      UnaryOperator<Task> decide,
+      List<BoardEvent> happened,
+      List<WriteScopes.Overlap> warnings) {
+    return transactions.transactional(
+        store
+            .replace(a.teamId(), written, read.revision())
+            .flatMap(
+                applied -> {
+                  if (applied) {
+                    return events
+                        .publish(a.teamId(), a.ownerId(), happened)
+                        .thenReturn(new TaskOutcome(written, warnings, List.of()));
+                  }
+                  return refusal(a.teamId(), read.id(), expectedRevision, decide);
+                }));
+  }
+
+  /**
+   * Why a write that lost its compare-and-set was refused: the decision taken again on the task as
+   * it is now names the rule it breaks, or else the revision moved on.
+   */
+  private <T> Mono<T> refusal(
+      UUID teamId, TaskId id, long expectedRevision, UnaryOperator<Task> decide) {
+    return Mono.defer(
+        () ->
+            read(teamId, id)
+                .flatMap(
+                    current -> {
+                      decide.apply(current);
+                      return Mono.error(TaskProblem.staleRevision(current, expectedRevision));
+                    }));
+  }
+
+  private <T> Mono<T> timed(String operation, Mono<T> work) {
+    return Mono.defer(
+        () -> {
+          long started = System.nanoTime();
+          return work.doOnEach(
+              signal -> {
+                if (signal.isOnNext() || signal.isOnError()) {
+                  String outcome =
+                      signal.isOnNext()
+                          ? "done"
+                          : signal.getThrowable() instanceof ProblemException problem
+                              ? problem.code()
+                              : "error";
+                  Timer.builder("agentteams.taskboard." + operation)
+                      .description("Latency of task " + operation + "s by outcome")
+                      .tag("outcome", outcome)
+                      .register(meters)
+                      .record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+                }
+              });
+        });
+  }
+}

@@ -1,0 +1,256 @@
+package io.agentteams.taskboard.task.web;
+
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.taskboard.task.application.TaskCommands;
+import io.agentteams.taskboard.task.application.TaskQueries;
+import io.agentteams.taskboard.task.domain.NewTask;
+import io.agentteams.taskboard.task.domain.Task;
+import io.agentteams.taskboard.task.domain.TaskEdit;
+import io.agentteams.taskboard.task.domain.TaskId;
+import io.agentteams.taskboard.task.domain.TaskStatus;
+import io.agentteams.taskboard.task.persistence.TaskStore;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/** {@code /api/v1/teams/{teamId}/tasks}: a team's task board. */
+@RestController
+@RequestMapping("/api/v1/teams/{teamId}/tasks")
+public class TaskController {
+
+  private final TaskCommands commands;
+  private final TaskQueries queries;
+
+  public TaskController(TaskCommands commands, TaskQueries queries) {
+    this.commands = commands;
+    this.queries = queries;
+  }
+
+  @GetMapping
+  public Flux<TaskView> list(
+      Caller caller,
+      @PathVariable UUID teamId,
+      @RequestParam(name = "include_deleted", defaultValue = "false") boolean includeDeleted,
+      @RequestParam(name = "status", required = false) @Nullable String status,
+      @RequestParam(name = "owner", required = false) @Nullable String owner) {
+    List<TaskStatus> statuses =
+        status == null || status.isBlank()
+            ? List.of()
+            : Arrays.stream(status.split(",")).map(TaskController::status).toList();
+    return queries.list(caller, teamId, includeDeleted, statuses, owner).map(TaskView::of);
+  }
+
+  @PostMapping
+  public Mono<ResponseEntity<OutcomeView>> create(
+      Caller caller, @PathVariable UUID teamId, @RequestBody TaskRequests.Create request) {
+    NewTask draft =
+        new NewTask(
+            request.title(),
+            request.description(),
+            TaskRequests.orEmpty(request.dependencies()),
+            TaskRequests.orEmpty(request.writeScopes()),
+            request.owner());
+    return commands
+        .create(caller, teamId, draft)
+        .map(
+            outcome ->
+                ResponseEntity.created(
+                        URI.create(
+                            "/api/v1/teams/" + teamId + "/tasks/" + outcome.task().id().value()))
+                    .body(OutcomeView.of(outcome)));
+  }
+
+  @GetMapping("/settings")
+  public Mono<SettingsView> settings(Caller caller, @PathVariable UUID teamId) {
+    return queries.settings(caller, teamId).map(SettingsView::of);
+  }
+
+  @PutMapping("/settings")
+  public Mono<SettingsView> changeSettings(
+      Caller caller, @PathVariable UUID teamId, @RequestBody TaskRequests.Settings request) {
+    Long seconds = request.claimTimeoutSeconds();
+    return commands
+        .changeClaimTimeout(
+            caller,
+            teamId,
+            TaskRequests.expected(request.expectedRevision()),
+            seconds == null ? null : Duration.ofSeconds(seconds))
+        .map(SettingsView::of);
+  }
+
+  @GetMapping("/{taskId}")
+  public Mono<TaskView> get(Caller caller, @PathVariable UUID teamId, @PathVariable long taskId) {
+    return queries.find(caller, teamId, id(taskId)).map(TaskView::of);
+  }
+
+  @PatchMapping("/{taskId}")
+  public Mono<OutcomeView> patch(
+      Caller caller,
+      @PathVariable UUID teamId,
+      @PathVariable long taskId,
+      @RequestBody TaskRequests.Patch request) {
+    long expected = TaskRequests.expected(request.expectedRevision());
+    if (request.status() != null) {
+      if (!TaskStatus.CANCELLED.wire().equals(request.status())) {
+        throw ProblemException.invalid(
+            "invalid-status-change",
+            "status can only be set to cancelled; other transitions have their own endpoints");
+      }
+      if (request.title() != null
+          || request.description() != null
+          || request.dependencies() != null
+          || request.writeScopes() != null) {
+        throw ProblemException.invalid(
+            "cancel-with-edits", "cancel a task without editing it in the same request");
+      }
+      return commands.cancel(caller, teamId, id(taskId), expected).map(OutcomeView::of);
+    }
+    TaskEdit edit =
+        new TaskEdit(
+            request.title(), request.description(), request.dependencies(), request.writeScopes());
+    return commands.update(caller, teamId, id(taskId), expected, edit).map(OutcomeView::of);
+  }
+
+  @DeleteMapping("/{taskId}")
+  public Mono<OutcomeView> delete(
+      Caller caller,
+      @PathVariable UUID teamId,
+      @PathVariable long taskId,
+      @RequestParam(name = "expected_revision", required = false) @Nullable Long expectedRevision) {
+    return commands
+        .delete(caller, teamId, id(taskId), TaskRequests.expected(expectedRevision))
+        .map(OutcomeView::of);
+  }
+
+  @PostMapping("/{taskId}/claim")
+  public Mono<OutcomeView> claim(
+      Caller caller,
+      @PathVariable UUID teamId,
+      @PathVariable long taskId,
+      @RequestBody TaskRequests.Revision request) {
+    return commands
+        .claim(caller, teamId, id(taskId), TaskRequests.expected(request.expectedRevision()))
+        .map(OutcomeView::of);
+  }
+
+  @PostMapping("/{taskId}/release")
+  public Mono<OutcomeView> release(
+      Caller caller,
+      @PathVariable UUID teamId,
+      @PathVariable long taskId,
+      @RequestBody TaskRequests.Revision request) {
+    return commands
+        .release(caller, teamId, id(taskId), TaskRequests.expected(request.expectedRevision()))
+        .map(OutcomeView::of);
+  }
+
+  @PostMapping("/{taskId}/reassign")
+  public Mono<OutcomeView> reassign(
+      Caller caller,
+      @PathVariable UUID teamId,
+      @PathVariable long taskId,
+      @RequestBody TaskRequests.Reassign request) {
+    if (request.member() == null || request.member().isBlank()) {
+      throw ProblemException.invalid("missing-field", "member is required");
+    }
+    return commands
+        .reassign(
+            caller,
+            teamId,
+            id(taskId),
+            TaskRequests.expected(request.expectedRevision()),
+            request.member())
+        .map(OutcomeView::of);
+  }
+
+  @PostMapping("/{taskId}/heartbeat")
+  public Mono<OutcomeView> heartbeat(
+      Caller caller,
+      @PathVariable UUID teamId,
+      @PathVariable long taskId,
+      @RequestBody TaskRequests.Heartbeat request) {
+    Task.Progress progress =
+        request.phase() == null && request.percent() == null
+            ? null
+            : new Task.Progress(request.phase(), request.percent() == null ? 0 : request.percent());
+    return commands
+        .heartbeat(
+            caller, teamId, id(taskId), TaskRequests.expected(request.expectedRevision()), progress)
+        .map(OutcomeView::of);
+  }
+
+  @PostMapping("/{taskId}/complete")
+  public Mono<OutcomeView> complete(
+      Caller caller,
+      @PathVariable UUID teamId,
+      @PathVariable long taskId,
+      @RequestBody TaskRequests.Complete request) {
+    return commands
+        .complete(
+            caller,
+            teamId,
+            id(taskId),
+            TaskRequests.expected(request.expectedRevision()),
+            request.result())
+        .map(OutcomeView::of);
+  }
+
+  @PostMapping("/{taskId}/fail")
+  public Mono<OutcomeView> fail(
+      Caller caller,
+      @PathVariable UUID teamId,
+      @PathVariable long taskId,
+      @RequestBody TaskRequests.Fail request) {
+    return commands
+        .fail(
+            caller,
+            teamId,
+            id(taskId),
+            TaskRequests.expected(request.expectedRevision()),
+            request.error())
+        .map(OutcomeView::of);
+  }
+
+  private static TaskId id(long value) {
+    if (value < 1 || value > TaskId.MAX) {
+      throw ProblemException.notFound("task", value);
+    }
+    return TaskId.of(value);
+  }
+
+  private static TaskStatus status(String wire) {
+    try {
+      return TaskStatus.fromWire(wire.strip());
+    } catch (IllegalArgumentException e) {
+      throw ProblemException.invalid("unknown-status", "no task status is called '" + wire + "'");
+    }
+  }
+
+  /** A board's settings as the API shows them. */
+  public record SettingsView(
+      @Nullable Long claimTimeoutSeconds, long effectiveClaimTimeoutSeconds, long revision) {
+    static SettingsView of(TaskStore.BoardSettings settings) {
+      return new SettingsView(
+          settings.claimTimeout() == null ? null : settings.claimTimeout().toSeconds(),
+          settings.effectiveClaimTimeout().toSeconds(),
+          settings.revision());
+    }
+  }
+}
