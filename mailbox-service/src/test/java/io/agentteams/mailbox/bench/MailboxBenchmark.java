@@ -53,7 +53,7 @@ import reactor.core.publisher.Mono;
  * acknowledgement; mailbox: on the send's commit), timed from the first send to the last message
  * received or delivered.
  *
- * <p>Run: {@code ./mvnw -Pbench -pl mailbox-service -am verify}
+ * <p>Run: {@code ./mvnw -Dbench=mailbox -pl mailbox-service -am verify}
  */
 public final class MailboxBenchmark {
 

@@ -50,8 +50,7 @@ import reactor.core.publisher.Mono;
  * or lost). One unmeasured round of each warms up the JIT; then the two alternate, and each pair's
  * ratio is printed too.
  *
- * <p>Run: {@code ./mvnw -Pbench -pl task-board-service -am verify -Dexec.skip=true} (the flag skips
- * the platform's outbox benchmark, which {@code -am} would otherwise run first).
+ * <p>Run: {@code ./mvnw -Dbench=claims -pl task-board-service -am verify}
  */
 public final class ClaimBenchmark {
 

@@ -42,7 +42,7 @@ import org.springframework.web.reactive.function.client.WebClient;
  * same run. Memory per connection is the gateway JVM's growth (heap after GC, and resident set)
  * divided by the connections.
  *
- * <p>Run: {@code ./mvnw -Pbench -pl ui-gateway -am verify}
+ * <p>Run: {@code ./mvnw -Dbench=sse -pl ui-gateway -am verify}
  */
 public final class SseFanoutBenchmark {
 

@@ -41,7 +41,7 @@ import reactor.core.publisher.Mono;
  * them), each durable before its slot takes the next (raw: the broker's acknowledgement; outbox:
  * the commit), 1 KB events, timed from the first write to the last event processed.
  *
- * <p>Run: {@code ./mvnw -Pbench -pl platform/messaging -am verify}
+ * <p>Run: {@code ./mvnw -Dbench=outbox -pl platform/messaging -am verify}
  */
 public final class OutboxBenchmark {
 
