@@ -22,8 +22,13 @@ public final class Outbox {
   /** Lanes the keys are spread over; the migration creates one row per lane. */
   public static final int LANES = 32;
 
-  /** Advisory lock namespace for per-key ordering (the first half of the two-int lock key). */
-  static final int KEY_LOCK_NAMESPACE = 0x0A7E_0001;
+  /**
+   * Advisory lock namespace for per-key ordering (the first half of the two-int lock key, the
+   * second is {@code hashtext(key)}). Public so that a service whose transaction spans many keys
+   * can take a key's lock with {@code pg_try_advisory_xact_lock} first and skip a busy key instead
+   * of waiting behind it.
+   */
+  public static final int KEY_LOCK_NAMESPACE = 0x0A7E_0001;
 
   private static final String INSERT =
       """
