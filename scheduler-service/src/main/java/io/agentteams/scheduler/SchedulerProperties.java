@@ -111,7 +111,6 @@ public record SchedulerProperties(
    * @param pollInterval how often the loop looks for work when no notification woke it
    * @param maxPerPass the most jobs one pass admits, which bounds a pass's time
    * @param stepTimeout the longest one pass may take before it is abandoned and rolled back
-   * @param lockTimeout how long a pass waits for another replica's pass to finish
    * @param ownerWeights admission attempts per round for owners that get more than one
    * @param metricsInterval how often queue depths and fairness are measured
    * @param fairnessWindow the span of recent admissions the fairness gauge looks at
@@ -122,7 +121,6 @@ public record SchedulerProperties(
       @DefaultValue("1s") Duration pollInterval,
       @DefaultValue("64") int maxPerPass,
       @DefaultValue("5s") Duration stepTimeout,
-      @DefaultValue("2s") Duration lockTimeout,
       @DefaultValue Map<String, Integer> ownerWeights,
       @DefaultValue("10s") Duration metricsInterval,
       @DefaultValue("5m") Duration fairnessWindow) {

@@ -1,5 +1,6 @@
 package io.agentteams.scheduler.admission.application;
 
+import io.agentteams.platform.problem.LimitExceededException;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.admission.domain.AdmissionPlan;
 import io.agentteams.scheduler.admission.domain.AdmissionPolicy;
@@ -21,8 +22,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -114,88 +118,99 @@ public class AdmissionLoop implements SmartLifecycle {
         .timeout(properties.stepTimeout());
   }
 
-  /** Passes until one admits and refuses nothing. */
+  /**
+   * Passes until one admits fewer than {@code max-per-pass}: a pass that stayed under the cap
+   * filled every slot it could, and anything that changes that raises a new wake-up.
+   */
   public Mono<Integer> drain() {
     return Mono.defer(this::pass)
         .repeat()
-        .takeUntil(result -> result.admitted() + result.refused() == 0)
+        .takeUntil(result -> result.admitted() + result.refused() < properties.maxPerPass())
         .map(PassResult::admitted)
         .reduce(0, Integer::sum);
   }
 
   private Mono<PassResult> passInTransaction() {
     return store
-        .lockControl(properties.lockTimeout())
+        .lockControl()
         .flatMap(
-            control ->
-                store
-                    .heldSlots()
-                    .flatMap(
-                        held -> {
-                          int free = Math.min(control.capacity() - held, properties.maxPerPass());
-                          if (free <= 0) {
-                            return Mono.just(PassResult.NOTHING);
-                          }
-                          return store
-                              .candidates(free)
-                              .collectList()
-                              .flatMap(rows -> admit(control, free, rows));
-                        }));
+            control -> {
+              int free = Math.min(control.capacity() - control.held(), properties.maxPerPass());
+              if (free <= 0) {
+                return Mono.just(PassResult.NOTHING);
+              }
+              return store
+                  .candidates(free)
+                  .collectList()
+                  .flatMap(candidates -> admit(control, free, candidates));
+            })
+        .defaultIfEmpty(PassResult.NOTHING);
   }
 
+  /**
+   * Plans, then locks only what the plan needs — the planned jobs' rows ({@code SKIP LOCKED}) and
+   * their teams' outbox keys (try-lock) — and plans again without whatever was busy or refused,
+   * until the plan needs nothing more. Nothing waits, so a pass never queues behind a team's
+   * transaction, and it holds as few locks as the slots it fills.
+   */
   private Mono<PassResult> admit(
       AdmissionStore.Control control, int free, List<CandidateRow> rows) {
-    Map<UUID, CandidateRow> byId = new HashMap<>();
-    rows.forEach(row -> byId.put(row.candidate().jobId(), row));
-    return store
-        .lockQueued(byId.keySet())
-        .collectList()
-        .flatMap(
-            locked ->
-                store
-                    .busyTeams(locked.stream().map(job -> job.spec().teamId()).distinct().toList())
-                    .flatMap(busy -> decide(control, free, byId, locked, busy)));
+    Instant now = clock.instant();
+    Selection selection = new Selection(rows);
+    return select(control, free, selection, now, 0)
+        .flatMap(plan -> apply(control, plan, selection, now));
   }
 
-  private Mono<PassResult> decide(
-      AdmissionStore.Control control,
-      int free,
-      Map<UUID, CandidateRow> rows,
-      List<Job> locked,
-      Set<UUID> busyTeams) {
-    Instant now = clock.instant();
-    Map<UUID, Job> eligible = new HashMap<>();
-    List<Job> refused = new ArrayList<>();
-    List<JobChange> refusals = new ArrayList<>();
-    for (Job job : locked) {
-      if (busyTeams.contains(job.spec().teamId())) {
-        continue;
-      }
-      CandidateRow row = rows.get(job.id());
-      var exhausted =
-          budgets.any() && row.kind() != JobKind.RECEIPT && !row.resume()
-              ? budgets.exhausted(row.chainUsage(), row.ownerUsage())
-              : java.util.Optional.<io.agentteams.platform.problem.LimitExceededException>empty();
-      if (exhausted.isPresent()) {
-        refusals.add(job.refuse("refused at admission: " + exhausted.get().detail(), now));
-        refused.add(job);
-      } else {
-        eligible.put(job.id(), job);
-      }
+  private static final int MAX_REPLANS = 3;
+
+  private Mono<AdmissionPlan> select(
+      AdmissionStore.Control control, int free, Selection selection, Instant now, int attempt) {
+    AdmissionPlan plan = policy.plan(control.rotation(), free, selection.candidates());
+    List<UUID> teams =
+        plan.admitted().stream()
+            .map(Candidate::teamId)
+            .distinct()
+            .filter(team -> !selection.lockedTeams.contains(team))
+            .toList();
+    boolean rowsLocked =
+        plan.admitted().stream().allMatch(c -> selection.locked.containsKey(c.jobId()));
+    if (teams.isEmpty() && rowsLocked) {
+      return Mono.just(plan);
     }
-    List<Candidate> candidates =
-        eligible.keySet().stream().map(id -> rows.get(id).candidate()).toList();
-    AdmissionPlan plan = policy.plan(control.rotation(), free, candidates);
+    if (attempt >= MAX_REPLANS) {
+      return Mono.just(policy.plan(control.rotation(), free, selection.fullyLocked()));
+    }
+    return store
+        .busyTeams(teams)
+        .flatMap(
+            busy -> {
+              selection.teamsTried(teams, busy);
+              List<UUID> rows =
+                  plan.admitted().stream()
+                      .filter(c -> !selection.locked.containsKey(c.jobId()))
+                      .filter(c -> !busy.contains(c.teamId()))
+                      .map(Candidate::jobId)
+                      .toList();
+              return store
+                  .lockQueued(rows)
+                  .collectList()
+                  .doOnNext(locked -> selection.rowsTried(rows, locked, budgets, now));
+            })
+        .then(Mono.defer(() -> select(control, free, selection, now, attempt + 1)));
+  }
+
+  private Mono<PassResult> apply(
+      AdmissionStore.Control control, AdmissionPlan plan, Selection selection, Instant now) {
     List<Job> admitted = new ArrayList<>();
     List<JobChange> changes = new ArrayList<>();
     for (Candidate candidate : plan.admitted()) {
-      Job job = eligible.get(candidate.jobId());
+      Job job = selection.locked.get(candidate.jobId());
       changes.add(job.admit(replica, now));
       admitted.add(job);
     }
     Mono<Void> refuse =
-        Flux.range(0, refused.size())
-            .concatMap(i -> transitions.followUp(refused.get(i), refusals.get(i), now))
+        Flux.fromIterable(selection.refusals.entrySet())
+            .concatMap(refusal -> transitions.followUp(refusal.getKey(), refusal.getValue(), now))
             .then();
     Mono<Void> admit =
         store
@@ -217,7 +232,65 @@ public class AdmissionLoop implements SmartLifecycle {
                     admissionWait.record(Duration.between(job.queuedAt(), now));
                   }
                 }))
-        .thenReturn(new PassResult(admitted.size(), refused.size()));
+        .thenReturn(new PassResult(admitted.size(), selection.refusals.size()));
+  }
+
+  /** What one pass has locked, found busy or refused so far. */
+  private static final class Selection {
+    private final Map<UUID, CandidateRow> rows = new LinkedHashMap<>();
+    private final Map<UUID, Job> locked = new HashMap<>();
+    private final Set<UUID> lockedTeams = new HashSet<>();
+    private final Set<UUID> busyTeams = new HashSet<>();
+    private final Set<UUID> unavailable = new HashSet<>();
+    private final Map<Job, JobChange> refusals = new LinkedHashMap<>();
+
+    Selection(List<CandidateRow> candidates) {
+      candidates.forEach(row -> rows.put(row.candidate().jobId(), row));
+    }
+
+    /** Candidates still in play: not busy, not held by another transaction, not refused. */
+    List<Candidate> candidates() {
+      return rows.values().stream()
+          .map(CandidateRow::candidate)
+          .filter(c -> !busyTeams.contains(c.teamId()) && !unavailable.contains(c.jobId()))
+          .toList();
+    }
+
+    /** Candidates whose row and team this transaction already holds. */
+    List<Candidate> fullyLocked() {
+      return candidates().stream()
+          .filter(c -> locked.containsKey(c.jobId()) && lockedTeams.contains(c.teamId()))
+          .toList();
+    }
+
+    void teamsTried(List<UUID> tried, Set<UUID> busy) {
+      for (UUID team : tried) {
+        (busy.contains(team) ? busyTeams : lockedTeams).add(team);
+      }
+    }
+
+    /**
+     * Records the rows a lock attempt got; a row it did not get is held elsewhere (or no longer
+     * queued). New work whose budget is used up is refused here, in this pass.
+     */
+    void rowsTried(List<UUID> tried, List<Job> got, BudgetLimits budgets, Instant now) {
+      Set<UUID> gotIds = new HashSet<>();
+      for (Job job : got) {
+        gotIds.add(job.id());
+        CandidateRow row = rows.get(job.id());
+        Optional<LimitExceededException> exhausted =
+            budgets.any() && row.kind() != JobKind.RECEIPT && !row.resume()
+                ? budgets.exhausted(row.chainUsage(), row.ownerUsage())
+                : Optional.empty();
+        if (exhausted.isPresent()) {
+          refusals.put(job, job.refuse("refused at admission: " + exhausted.get().detail(), now));
+          unavailable.add(job.id());
+        } else {
+          locked.put(job.id(), job);
+        }
+      }
+      tried.stream().filter(id -> !gotIds.contains(id)).forEach(unavailable::add);
+    }
   }
 
   /** Asks the loop for a pass now. */

@@ -7,7 +7,6 @@ import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.JobKind;
 import io.agentteams.scheduler.job.domain.Usage;
 import io.agentteams.scheduler.job.persistence.JobStore;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collection;
@@ -27,8 +26,8 @@ import reactor.core.publisher.Mono;
 @Repository
 public class AdmissionStore {
 
-  /** The control row as a pass reads it. */
-  public record Control(int capacity, Rotation rotation) {}
+  /** The control row as a pass reads it, with the slots held when it was read. */
+  public record Control(int capacity, int held, Rotation rotation) {}
 
   /** A candidate with what the budget check needs. */
   public record CandidateRow(
@@ -100,27 +99,29 @@ public class AdmissionStore {
   }
 
   /**
-   * Locks the control row for this transaction, waiting at most {@code lockTimeout} for another
-   * replica's pass.
+   * Locks the control row for this transaction unless another replica's pass holds it, and counts
+   * the slots held. Empty when another pass runs: that replica received the same wake-up and will
+   * pass again after its current pass, so skipping loses nothing and nobody waits.
    */
-  public Mono<Control> lockControl(Duration lockTimeout) {
-    return db.sql("SET LOCAL lock_timeout = " + Math.max(1, lockTimeout.toMillis()))
-        .fetch()
-        .rowsUpdated()
-        .then(
-            db.sql(
-                    "SELECT capacity, rotation, served_in_turn FROM admission_control"
-                        + " WHERE id = 1 FOR UPDATE")
-                .map(
-                    row -> {
-                      String[] owners = row.get("rotation", String[].class);
-                      List<String> rotation = owners == null ? List.of() : Arrays.asList(owners);
-                      int served = row.get("served_in_turn", Integer.class);
-                      return new Control(
-                          row.get("capacity", Integer.class),
-                          new Rotation(rotation, rotation.isEmpty() ? 0 : served));
-                    })
-                .one());
+  public Mono<Control> lockControl() {
+    return db.sql(
+            """
+            SELECT capacity, rotation, served_in_turn,
+                   (SELECT count(*) FROM admission_slot WHERE job_id IS NOT NULL) AS held
+            FROM admission_control WHERE id = 1
+            FOR UPDATE SKIP LOCKED
+            """)
+        .map(
+            row -> {
+              String[] owners = row.get("rotation", String[].class);
+              List<String> rotation = owners == null ? List.of() : Arrays.asList(owners);
+              int served = row.get("served_in_turn", Integer.class);
+              return new Control(
+                  row.get("capacity", Integer.class),
+                  row.get("held", Long.class).intValue(),
+                  new Rotation(rotation, rotation.isEmpty() ? 0 : served));
+            })
+        .one();
   }
 
   /** Slots held now, by any job. */

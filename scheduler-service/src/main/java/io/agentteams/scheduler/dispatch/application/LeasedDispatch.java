@@ -18,6 +18,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.reactive.TransactionalOperator;
@@ -58,9 +59,10 @@ public class LeasedDispatch implements DispatchPort {
     this.meters = meters;
   }
 
+  /** Offers are handed out only once the claim committed, so a report never waits on it. */
   @Override
   public Flux<Offer> claim(AgentKey agent, int max, Duration leaseTtl) {
-    Flux<Offer> claimed =
+    Mono<List<Offer>> claimed =
         offers
             .lockOfferable(agent, max)
             .collectList()
@@ -74,8 +76,12 @@ public class LeasedDispatch implements DispatchPort {
                     meters.counter("agentteams.scheduler.reconciliation.offers").increment();
                   }
                   return jobs.update(job, now).thenReturn(offer(job, reconcile, now));
-                });
-    return transactions.transactional(claimed).timeout(properties.stepTimeout());
+                })
+            .collectList();
+    return transactions
+        .transactional(claimed)
+        .timeout(properties.stepTimeout())
+        .flatMapIterable(list -> list);
   }
 
   @Override
