@@ -111,7 +111,9 @@ class WalkingSkeletonIntegrationTest {
         Roster roster =
             await()
                 .atMost(Duration.ofSeconds(30))
-                .until(() -> rosters(service).find(teamId).block(), r -> r != null);
+                .until(
+                    () -> rosters(service).find(teamId).block(),
+                    r -> r != null && r.status().equals("ready"));
         assertThat(roster.ownerId()).isEqualTo("alice");
         assertThat(roster.members())
             .extracting(Roster.Member::name)
@@ -160,7 +162,7 @@ class WalkingSkeletonIntegrationTest {
       List<ServerSentEvent<String>> events =
           received
               .asFlux()
-              .filter(e -> e.event() != null)
+              .filter(e -> "TeamCreated".equals(e.event()) || "RedeliveryMarker".equals(e.event()))
               .take(2)
               .collectList()
               .block(Duration.ofSeconds(30));
@@ -218,6 +220,15 @@ class WalkingSkeletonIntegrationTest {
   }
 
   private static UUID createTeam(String token) {
+    for (String agent : List.of("agent-a", "agent-b")) {
+      gateway
+          .post()
+          .uri("/api/v1/agents")
+          .header("Authorization", "Bearer " + token)
+          .bodyValue(Map.of("id", agent, "name", agent))
+          .exchangeToMono(response -> response.releaseBody())
+          .block(Duration.ofSeconds(10));
+    }
     Map<?, ?> team =
         gateway
             .post()

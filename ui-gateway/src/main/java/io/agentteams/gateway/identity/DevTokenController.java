@@ -45,7 +45,4 @@ public class DevTokenController {
 
   /** Who the development token is for. */
   public record DevTokenRequest(@Nullable String ownerId) {}
-
-  /** A bearer token for the public API. */
-  public record TokenResponse(String accessToken, String tokenType, long expiresIn) {}
 }

@@ -1,9 +1,7 @@
 package io.agentteams.gateway.identity;
 
-import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.identity.IdentityProperties;
-import io.agentteams.platform.identity.PublicTokens;
 import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.web.CallerWebFilter;
 import io.agentteams.platform.web.ProblemResponses;
@@ -24,13 +22,13 @@ import reactor.core.publisher.Mono;
 @Component
 public class EdgeAuthenticationFilter implements WebFilter, Ordered {
 
-  private final PublicTokens publicTokens;
+  private final EdgeAuthenticator authenticator;
   private final CallerTokens internalTokens;
   private final IdentityProperties identity;
 
   public EdgeAuthenticationFilter(
-      PublicTokens publicTokens, CallerTokens internalTokens, IdentityProperties identity) {
-    this.publicTokens = publicTokens;
+      EdgeAuthenticator authenticator, CallerTokens internalTokens, IdentityProperties identity) {
+    this.authenticator = authenticator;
     this.internalTokens = internalTokens;
     this.identity = identity;
   }
@@ -40,24 +38,25 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
     if (!exchange.getRequest().getPath().value().startsWith("/api/")) {
       return chain.filter(exchange);
     }
-    Caller caller;
-    try {
-      caller =
-          publicTokens.verify(
-              bearer(exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION)));
-    } catch (ProblemException problem) {
-      return ProblemResponses.write(exchange, problem);
-    }
-    String internal = internalTokens.issue(caller, identity.internalTokenTtl());
-    ServerWebExchange authenticated =
-        exchange
-            .mutate()
-            .request(
-                request ->
-                    request.headers(h -> h.set(HttpHeaders.AUTHORIZATION, "Bearer " + internal)))
-            .build();
-    authenticated.getAttributes().put(CallerWebFilter.CALLER_ATTRIBUTE, caller);
-    return chain.filter(authenticated);
+    return authenticator
+        .authenticate(
+            bearer(exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION)))
+        .flatMap(
+            caller -> {
+              String internal = internalTokens.issue(caller, identity.internalTokenTtl());
+              ServerWebExchange authenticated =
+                  exchange
+                      .mutate()
+                      .request(
+                          request ->
+                              request.headers(
+                                  h -> h.set(HttpHeaders.AUTHORIZATION, "Bearer " + internal)))
+                      .build();
+              authenticated.getAttributes().put(CallerWebFilter.CALLER_ATTRIBUTE, caller);
+              return chain.filter(authenticated);
+            })
+        .onErrorResume(
+            ProblemException.class, problem -> ProblemResponses.write(exchange, problem));
   }
 
   private static String bearer(@Nullable String header) {

@@ -1,5 +1,8 @@
 package io.agentteams.gateway.stream;
 
+import io.agentteams.contracts.Topics;
+import java.util.Set;
+
 /**
  * One event of a team as the feed holds it.
  *
@@ -10,6 +13,7 @@ package io.agentteams.gateway.stream;
  * @param offset the record's offset on the team's partition of that topic
  * @param type the event type
  * @param json the envelope as published
+ * @param members the members the event is about (recipients, claimants, task owners, ...)
  * @param cursor the team's cursor just after this event
  */
 public record FeedEvent(
@@ -20,4 +24,20 @@ public record FeedEvent(
     long offset,
     String type,
     String json,
-    EventCursor cursor) {}
+    Set<String> members,
+    EventCursor cursor) {
+
+  public FeedEvent {
+    members = Set.copyOf(members);
+  }
+
+  /** Whether the event came from the given topic. */
+  public boolean from(String topicName) {
+    return Topics.EVENT_TOPICS.indexOf(topicName) == topic;
+  }
+
+  /** Whether the event is about the member. */
+  public boolean concerns(String member) {
+    return members.contains(member);
+  }
+}

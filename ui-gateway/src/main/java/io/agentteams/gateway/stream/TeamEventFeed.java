@@ -4,112 +4,90 @@ import io.agentteams.contracts.Topics;
 import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.event.EventEnvelope;
 import io.agentteams.platform.event.MalformedEventException;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
-import java.util.Collection;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.UUID;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
+import java.util.function.Predicate;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.utils.Utils;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
-import org.springframework.context.SmartLifecycle;
-import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
-import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
-import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
-import org.springframework.kafka.listener.ContainerProperties;
-import org.springframework.kafka.listener.MessageListener;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
 import reactor.util.concurrent.Queues;
 
 /**
- * This replica's own view of every team's events: it reads all event topics with a consumer group
- * of its own (from the end, committing nothing), keeps a bounded window per team and fans new
- * events out to subscribers. Any replica can therefore serve any stream.
+ * This replica's view of every team's events: a bounded window per team for replay, and the fan out
+ * of new events to subscribers. Fed by {@link FeedConsumer}; offsets are the broker's, so a cursor
+ * one replica issued means the same on every other.
  */
 @Component
-public class TeamEventFeed implements SmartLifecycle {
+public class TeamEventFeed {
 
   private static final Logger log = LoggerFactory.getLogger(TeamEventFeed.class);
 
   private final EventCodec codec;
   private final StreamProperties properties;
-  private final ConcurrentMessageListenerContainer<String, String> container;
   private final Map<String, TeamWindow> windows;
   private final Map<TopicPartition, Long> startPositions = new ConcurrentHashMap<>();
   private final Map<String, Integer> partitionCounts = new ConcurrentHashMap<>();
-  private final Sinks.Many<FeedEvent> live = Sinks.many().multicast().directBestEffort();
+  // One live sink per team with subscribers, so an event costs only that team's subscribers.
+  private final Map<String, Sinks.Many<FeedEvent>> live = new ConcurrentHashMap<>();
   private final AtomicInteger subscribers = new AtomicInteger();
+  private final Counter disconnected;
 
-  public TeamEventFeed(
-      KafkaProperties kafka, EventCodec codec, StreamProperties properties, MeterRegistry meters) {
+  public TeamEventFeed(EventCodec codec, StreamProperties properties, MeterRegistry meters) {
     this.codec = codec;
     this.properties = properties;
     this.windows =
-        java.util.Collections.synchronizedMap(
+        Collections.synchronizedMap(
             new LinkedHashMap<>(16, 0.75f, true) {
               @Override
               protected boolean removeEldestEntry(Map.Entry<String, TeamWindow> eldest) {
                 return size() > properties.maxTeams();
               }
             });
-    Map<String, Object> config = new LinkedHashMap<>(kafka.buildConsumerProperties());
-    config.put(ConsumerConfig.GROUP_ID_CONFIG, "ui-gateway.feed." + UUID.randomUUID());
-    config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-    config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-    ContainerProperties containerProperties =
-        new ContainerProperties(Topics.EVENT_TOPICS.toArray(String[]::new));
-    containerProperties.setAckMode(ContainerProperties.AckMode.MANUAL);
-    containerProperties.setMessageListener((MessageListener<String, String>) this::accept);
-    containerProperties.setConsumerRebalanceListener(
-        new ConsumerAwareRebalanceListener() {
-          @Override
-          public void onPartitionsAssigned(
-              Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
-            for (TopicPartition partition : partitions) {
-              startPositions.putIfAbsent(partition, consumer.position(partition));
-              partitionCounts.computeIfAbsent(
-                  partition.topic(), topic -> consumer.partitionsFor(topic).size());
-            }
-          }
-        });
-    this.container =
-        new ConcurrentMessageListenerContainer<>(
-            new DefaultKafkaConsumerFactory<>(config), containerProperties);
-    container.setBeanName("ui-gateway-feed");
     Gauge.builder("agentteams.gateway.stream.subscribers", subscribers, AtomicInteger::get)
-        .description("Open team event streams on this replica")
+        .description("Open event streams on this replica")
         .register(meters);
     Gauge.builder("agentteams.gateway.stream.teams", windows, Map::size)
         .description("Teams whose recent events this replica keeps for replay")
         .register(meters);
+    this.disconnected =
+        Counter.builder("agentteams.gateway.stream.slow.disconnects")
+            .description("Streams ended because their subscriber fell too far behind")
+            .register(meters);
   }
 
-  private void accept(ConsumerRecord<String, String> record) {
-    int topic = Topics.EVENT_TOPICS.indexOf(record.topic());
+  /** Where this replica starts reading a partition, and how many partitions each topic has. */
+  public void assigned(TopicPartition partition, long position, int partitionsOfTopic) {
+    startPositions.putIfAbsent(partition, position);
+    partitionCounts.putIfAbsent(partition.topic(), partitionsOfTopic);
+  }
+
+  /**
+   * Takes one record of an event topic. Malformed records are skipped (consumers dead-letter them).
+   */
+  public void accept(String topicName, long offset, @Nullable String json) {
+    int topic = Topics.EVENT_TOPICS.indexOf(topicName);
+    if (topic < 0 || json == null) {
+      return;
+    }
     EventEnvelope envelope;
     try {
-      envelope = codec.read(record.value());
+      envelope = codec.read(json);
     } catch (MalformedEventException e) {
-      log.warn(
-          "skipping malformed event at {}-{}@{}",
-          record.topic(),
-          record.partition(),
-          record.offset());
+      log.warn("skipping a malformed event at {}@{}", topicName, offset);
       return;
     }
     window(envelope.teamId())
@@ -118,10 +96,17 @@ public class TeamEventFeed implements SmartLifecycle {
             envelope.teamId(),
             envelope.ownerId(),
             topic,
-            record.offset(),
+            offset,
             envelope.type(),
-            record.value())
-        .ifPresent(live::tryEmitNext);
+            json,
+            EventAudience.of(envelope.data()))
+        .ifPresent(
+            event -> {
+              Sinks.Many<FeedEvent> sink = live.get(event.teamId());
+              if (sink != null) {
+                sink.tryEmitNext(event);
+              }
+            });
   }
 
   private TeamWindow window(String teamId) {
@@ -133,7 +118,7 @@ public class TeamEventFeed implements SmartLifecycle {
     if (completeAfter == null) {
       // Not reading every topic yet: an empty window that vouches for nothing, not kept.
       long[] nothing = new long[Topics.EVENT_TOPICS.size()];
-      java.util.Arrays.fill(nothing, Long.MAX_VALUE);
+      Arrays.fill(nothing, Long.MAX_VALUE);
       return new TeamWindow(properties.windowPerTeam(), nothing);
     }
     return windows.computeIfAbsent(
@@ -164,13 +149,13 @@ public class TeamEventFeed implements SmartLifecycle {
   }
 
   /**
-   * A team's events for one subscriber: first those it missed (after {@code resume}, or the
-   * retained window for a new subscriber), then live ones. A resume point older than the window
-   * yields a {@link StreamItem.Reset} first. A subscriber that falls {@code subscriber-buffer}
-   * events behind is disconnected.
+   * A team's events for one subscriber, owned by {@code ownerId} and passing {@code filter}: first
+   * those it missed (after {@code resume}, or the retained window for a new subscriber), then live
+   * ones. A resume point older than the window yields a {@link StreamItem.Reset} first. A
+   * subscriber that falls {@code subscriber-buffer} events behind is disconnected.
    */
   public Flux<StreamItem> stream(
-      String teamId, String ownerId, java.util.Optional<EventCursor> resume) {
+      String teamId, String ownerId, Optional<EventCursor> resume, Predicate<FeedEvent> filter) {
     return Flux.defer(
         () -> {
           Sinks.Many<FeedEvent> buffer =
@@ -178,11 +163,11 @@ public class TeamEventFeed implements SmartLifecycle {
                   .unicast()
                   .onBackpressureBuffer(Queues.<FeedEvent>get(properties.subscriberBuffer()).get());
           var liveSubscription =
-              live.asFlux()
-                  .filter(e -> e.teamId().equals(teamId))
+              live(teamId)
                   .subscribe(
                       e -> {
                         if (buffer.tryEmitNext(e).isFailure()) {
+                          disconnected.increment();
                           buffer.tryEmitError(
                               new SlowSubscriberException(properties.subscriberBuffer()));
                         }
@@ -190,21 +175,18 @@ public class TeamEventFeed implements SmartLifecycle {
           TeamWindow.Snapshot snapshot = window(teamId).snapshot();
           boolean reset = resume.isPresent() && !snapshot.covers(resume.get());
           EventCursor from = resume.filter(r -> !reset).orElse(null);
-          Flux<StreamItem> missed =
+          Flux<FeedEvent> missed =
               Flux.fromIterable(snapshot.events())
-                  .filter(e -> from == null || from.precedes(e.topic(), e.offset()))
-                  .map(StreamItem.Event::new);
-          Flux<StreamItem> after =
-              buffer
-                  .asFlux()
-                  .filter(e -> snapshot.cursor().precedes(e.topic(), e.offset()))
+                  .filter(e -> from == null || from.precedes(e.topic(), e.offset()));
+          Flux<FeedEvent> after =
+              buffer.asFlux().filter(e -> snapshot.cursor().precedes(e.topic(), e.offset()));
+          Flux<StreamItem> events =
+              Flux.concat(missed, after)
+                  .filter(e -> e.ownerId().equals(ownerId) && filter.test(e))
                   .map(StreamItem.Event::new);
           Flux<StreamItem> head =
               reset ? Flux.just(new StreamItem.Reset(snapshot.cursor())) : Flux.empty();
-          return Flux.concat(head, missed, after)
-              .filter(
-                  item ->
-                      !(item instanceof StreamItem.Event e) || e.event().ownerId().equals(ownerId))
+          return Flux.concat(head, events)
               .doOnSubscribe(s -> subscribers.incrementAndGet())
               .doFinally(
                   signal -> {
@@ -214,19 +196,29 @@ public class TeamEventFeed implements SmartLifecycle {
         });
   }
 
-  @Override
-  public void start() {
-    container.start();
+  /** Every event of a team after this call, with no replay: for "wait for the next change". */
+  public Flux<FeedEvent> next(String teamId, String ownerId) {
+    return live(teamId).filter(e -> e.ownerId().equals(ownerId));
   }
 
-  @Override
-  public void stop() {
-    container.stop();
-  }
-
-  @Override
-  public boolean isRunning() {
-    return container.isRunning();
+  /** The team's live events; the team's sink goes away with its last subscriber. */
+  private Flux<FeedEvent> live(String teamId) {
+    return Flux.defer(
+        () -> {
+          Sinks.Many<FeedEvent> sink;
+          synchronized (live) {
+            sink = live.computeIfAbsent(teamId, id -> Sinks.many().multicast().directBestEffort());
+          }
+          return sink.asFlux()
+              .doFinally(
+                  signal -> {
+                    synchronized (live) {
+                      if (sink.currentSubscriberCount() == 0) {
+                        live.remove(teamId, sink);
+                      }
+                    }
+                  });
+        });
   }
 
   /** What a stream carries. */

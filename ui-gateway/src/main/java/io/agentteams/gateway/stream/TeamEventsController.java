@@ -1,5 +1,6 @@
 package io.agentteams.gateway.stream;
 
+import io.agentteams.gateway.identity.TeamDirectory;
 import io.agentteams.platform.identity.Caller;
 import java.util.Optional;
 import java.util.UUID;
@@ -34,14 +35,21 @@ public class TeamEventsController {
       @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId) {
     Optional<EventCursor> resume = EventCursor.parse(lastEventId);
     Flux<ServerSentEvent<String>> events =
-        feed.stream(teamId.toString(), owner.ownerId(), resume).map(TeamEventsController::toSse);
+        feed.stream(teamId.toString(), owner.ownerId(), resume, event -> true)
+            .map(TeamEventsController::toSse);
     Flux<ServerSentEvent<String>> heartbeats =
         Flux.interval(properties.heartbeat())
             .map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
-    return directory.requireVisible(owner, teamId).thenMany(Flux.merge(events, heartbeats));
+    return directory
+        .requireVisible(owner, teamId)
+        .thenMany(
+            Flux.concat(
+                // Sent at once, so a client knows the stream is open before any event arrives.
+                Flux.just(ServerSentEvent.<String>builder().comment("stream open").build()),
+                Flux.merge(events, heartbeats)));
   }
 
-  private static ServerSentEvent<String> toSse(TeamEventFeed.StreamItem item) {
+  static ServerSentEvent<String> toSse(TeamEventFeed.StreamItem item) {
     if (item instanceof TeamEventFeed.StreamItem.Event e) {
       return ServerSentEvent.builder(e.event().json())
           .id(e.event().cursor().toString())

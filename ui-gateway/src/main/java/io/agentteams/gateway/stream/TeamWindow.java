@@ -44,12 +44,14 @@ final class TeamWindow {
       int topic,
       long offset,
       String type,
-      String json) {
+      String json,
+      java.util.Set<String> members) {
     cursor = cursor.after(topic, offset);
     if (!eventIds.add(eventId)) {
       return java.util.Optional.empty();
     }
-    FeedEvent event = new FeedEvent(eventId, teamId, ownerId, topic, offset, type, json, cursor);
+    FeedEvent event =
+        new FeedEvent(eventId, teamId, ownerId, topic, offset, type, json, members, cursor);
     events.addLast(event);
     if (events.size() > capacity) {
       FeedEvent evicted = events.removeFirst();

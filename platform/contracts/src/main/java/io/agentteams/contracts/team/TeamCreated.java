@@ -1,6 +1,5 @@
 package io.agentteams.contracts.team;
 
-import io.agentteams.contracts.EventPayload;
 import java.util.List;
 
 /** A team was created with its full roster; provisioning of its members begins. */
@@ -12,7 +11,7 @@ public record TeamCreated(
     String status,
     List<RosterMember> members,
     long teamRevision)
-    implements EventPayload {
+    implements TeamEvent {
 
   public static final String TYPE = "TeamCreated";
 

@@ -1,4 +1,4 @@
-/** Events published by team-service. */
+/** Events published by team-service: lifecycle, roster and public state, keyed by team id. */
 @NullMarked
 package io.agentteams.contracts.team;
 

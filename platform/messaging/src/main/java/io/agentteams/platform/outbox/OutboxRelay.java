@@ -51,35 +51,40 @@ public final class OutboxRelay implements AutoCloseable {
   static final String CHANNEL = "agentteams_outbox";
   private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
 
-  private static final String CLAIM_LANES =
+  // One statement claims up to :lanes lanes (skipping those another relay holds) and loads their
+  // oldest pending rows. The statement's snapshot can predate the commit of a relay that held a
+  // lane until just now, so the rows are locked too: a row that relay marked published meanwhile
+  // is re-checked against status = 'PENDING' and left out. Losing this step's commit in a crash
+  // only republishes rows, which consumers deduplicate, so the step need not wait for its own
+  // commit to reach the disk.
+  private static final String CLAIM_AND_LOAD =
       """
-      SELECT l.lane FROM platform.outbox_lane l
-      WHERE l.retry_at <= now()
-        AND EXISTS (SELECT 1 FROM platform.outbox o WHERE o.lane = l.lane AND o.status = 'PENDING')
-      ORDER BY l.last_claimed_at
-      LIMIT :lanes
-      FOR UPDATE OF l SKIP LOCKED
-      """;
-
-  private static final String LOAD_BATCH =
-      """
-      SELECT id, lane, event_id, topic, message_key, event_type, payload, traceparent, created_at
-      FROM platform.outbox
-      WHERE lane = ANY(:lanes) AND status = 'PENDING'
-      ORDER BY id
+      WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true)),
+      claimed AS (
+        SELECT l.lane FROM platform.outbox_lane l, relaxed
+        WHERE l.retry_at <= now()
+          AND EXISTS (SELECT 1 FROM platform.outbox o WHERE o.lane = l.lane AND o.status = 'PENDING')
+        ORDER BY l.last_claimed_at
+        LIMIT :lanes
+        FOR UPDATE OF l SKIP LOCKED)
+      SELECT o.id, o.lane, o.event_id, o.topic, o.message_key, o.event_type, o.payload,
+             o.traceparent, o.created_at
+      FROM platform.outbox o
+      WHERE o.lane IN (SELECT lane FROM claimed) AND o.status = 'PENDING'
+      ORDER BY o.id
       LIMIT :limit
+      FOR UPDATE OF o
       """;
 
-  // Losing this step's commit in a crash only republishes rows, which consumers deduplicate, so
-  // the relay need not wait for its own commits to reach the disk.
-  private static final String RELAXED_COMMIT = "SET LOCAL synchronous_commit TO OFF";
-
-  private static final String MARK_PUBLISHED =
+  private static final String MARK_AND_RELEASE =
       """
-      UPDATE platform.outbox
-      SET status = 'PUBLISHED', published_at = now(), last_attempt_at = now(),
-          attempts = attempts + 1, last_error = NULL
-      WHERE id = ANY(:ids)
+      WITH marked AS (
+        UPDATE platform.outbox
+        SET status = 'PUBLISHED', published_at = now(), last_attempt_at = now(),
+            attempts = attempts + 1, last_error = NULL
+        WHERE id = ANY(:ids))
+      UPDATE platform.outbox_lane SET last_claimed_at = clock_timestamp()
+      WHERE lane = ANY(:lanes)
       """;
 
   private static final String RECORD_FAILURE =
@@ -90,14 +95,11 @@ public final class OutboxRelay implements AutoCloseable {
       RETURNING attempts
       """;
 
-  private static final String RELEASE_LANES =
+  private static final String BACK_OFF_LANE =
       """
       UPDATE platform.outbox_lane
-      SET last_claimed_at = clock_timestamp(),
-          retry_at = CASE WHEN lane = :failedLane
-                          THEN clock_timestamp() + make_interval(secs => :backoffSeconds)
-                          ELSE retry_at END
-      WHERE lane = ANY(:lanes)
+      SET retry_at = clock_timestamp() + make_interval(secs => :backoffSeconds)
+      WHERE lane = :lane
       """;
 
   private final ConnectionFactory connectionFactory;
@@ -195,27 +197,20 @@ public final class OutboxRelay implements AutoCloseable {
    */
   Mono<Integer> publishOneLane() {
     Mono<Integer> step =
-        db.sql(RELAXED_COMMIT)
-            .fetch()
-            .rowsUpdated()
-            .then(
-                db.sql(CLAIM_LANES)
-                    .bind("lanes", properties.lanesPerStep())
-                    .map(row -> row.get("lane", Short.class))
-                    .all()
-                    .collectList())
-            .filter(lanes -> !lanes.isEmpty())
-            .flatMap(
-                lanes ->
-                    loadBatch(lanes)
-                        .flatMap(rows -> publish(rows).flatMap(outcome -> settle(lanes, outcome))))
+        claimAndLoad()
+            .filter(rows -> !rows.isEmpty())
+            .flatMap(rows -> publish(rows).flatMap(outcome -> settle(lanesOf(rows), outcome)))
             .defaultIfEmpty(0);
     return transactions.transactional(step).timeout(properties.stepTimeout());
   }
 
-  private Mono<List<OutboxRow>> loadBatch(List<Short> lanes) {
-    return db.sql(LOAD_BATCH)
-        .bind("lanes", lanes.toArray(Short[]::new))
+  private static List<Short> lanesOf(List<OutboxRow> rows) {
+    return rows.stream().map(OutboxRow::lane).distinct().toList();
+  }
+
+  private Mono<List<OutboxRow>> claimAndLoad() {
+    return db.sql(CLAIM_AND_LOAD)
+        .bind("lanes", properties.lanesPerStep())
         .bind("limit", properties.batchSize())
         .map(
             row ->
@@ -282,38 +277,32 @@ public final class OutboxRelay implements AutoCloseable {
 
   private Mono<Integer> settle(List<Short> lanes, PublishOutcome outcome) {
     List<Long> acknowledged = outcome.acknowledgedIds();
-    Mono<Void> markAcknowledged =
-        acknowledged.isEmpty()
-            ? Mono.empty()
-            : checkpoint
-                .afterAcknowledged(acknowledged)
-                .then(
-                    db.sql(MARK_PUBLISHED)
-                        .bind("ids", acknowledged.toArray(Long[]::new))
-                        .fetch()
-                        .rowsUpdated())
-                .then();
-    Mono<Double> backoff =
+    Mono<Long> markAndRelease =
+        checkpoint
+            .afterAcknowledged(acknowledged)
+            .then(
+                db.sql(MARK_AND_RELEASE)
+                    .bind("ids", acknowledged.toArray(Long[]::new))
+                    .bind("lanes", lanes.toArray(Short[]::new))
+                    .fetch()
+                    .rowsUpdated());
+    Mono<Long> backOffFailedLane =
         outcome.failed() == null
-            ? Mono.just(0.0)
+            ? Mono.empty()
             : db.sql(RECORD_FAILURE)
                 .bind("id", outcome.failed().id())
                 .bind("error", describe(outcome.error()))
                 .map(row -> row.get("attempts", Integer.class))
                 .one()
-                .map(this::backoffSeconds);
-    return markAcknowledged
-        .then(backoff)
-        .flatMap(
-            seconds ->
-                db.sql(RELEASE_LANES)
-                    .bind("lanes", lanes.toArray(Short[]::new))
-                    .bind(
-                        "failedLane",
-                        outcome.failed() == null ? (short) -1 : outcome.failed().lane())
-                    .bind("backoffSeconds", seconds)
-                    .fetch()
-                    .rowsUpdated())
+                .flatMap(
+                    attempts ->
+                        db.sql(BACK_OFF_LANE)
+                            .bind("lane", outcome.failed().lane())
+                            .bind("backoffSeconds", backoffSeconds(attempts))
+                            .fetch()
+                            .rowsUpdated());
+    return markAndRelease
+        .then(backOffFailedLane)
         .then(
             Mono.fromRunnable(
                 () -> {

@@ -2,14 +2,29 @@ package io.agentteams.platform.roster;
 
 import io.agentteams.contracts.team.RosterMember;
 import io.agentteams.contracts.team.TeamCreated;
+import io.agentteams.contracts.team.TeamDeleted;
+import io.agentteams.contracts.team.TeamDisconnected;
+import io.agentteams.contracts.team.TeamEvent;
+import io.agentteams.contracts.team.TeamFailed;
+import io.agentteams.contracts.team.TeamReady;
+import io.agentteams.contracts.team.TeamReconnected;
 import io.agentteams.platform.consumer.EventHandler;
 import io.agentteams.platform.event.EventCodec;
+import io.agentteams.platform.event.EventEnvelope;
+import java.util.List;
 import java.util.UUID;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-/** Reads and maintains the roster projection. */
+/**
+ * Reads and maintains the roster projection. It follows the team lifecycle: {@code TeamCreated}
+ * records the roster, {@code TeamReady} and {@code TeamReconnected} make it {@code ready}, {@code
+ * TeamFailed} {@code failed}, {@code TeamDisconnected} {@code disconnected}, and {@code
+ * TeamDeleted} leaves a {@code deleted} tombstone without members (so a late copy of an older event
+ * cannot bring the team back). Every change is guarded by the team revision: an event at or below
+ * the revision the projection holds changes nothing.
+ */
 public final class Rosters {
 
   private static final String UPSERT_TEAM =
@@ -22,6 +37,15 @@ public final class Rosters {
         WHERE platform.roster_team.revision < excluded.revision
       """;
 
+  private static final String CHANGE_STATUS =
+      """
+      UPDATE platform.roster_team SET status = :status, revision = :revision, updated_at = now()
+      WHERE team_id = :team AND revision < :revision
+      """;
+
+  /** Status of a team whose {@code TeamDeleted} the projection applied. */
+  public static final String DELETED = "deleted";
+
   private final DatabaseClient db;
   private final EventCodec codec;
 
@@ -30,7 +54,10 @@ public final class Rosters {
     this.codec = codec;
   }
 
-  /** The roster of a team, empty when this service has not learned of the team. */
+  /**
+   * The roster of a team, empty when this service has not learned of the team. A deleted team is
+   * answered with status {@code deleted} and no members.
+   */
   public Mono<Roster> find(UUID teamId) {
     Mono<Roster> team =
         db.sql("SELECT owner_id, status, revision FROM platform.roster_team WHERE team_id = :team")
@@ -42,9 +69,9 @@ public final class Rosters {
                         row.get("owner_id", String.class),
                         row.get("status", String.class),
                         row.get("revision", Long.class),
-                        java.util.List.of()))
+                        List.of()))
             .one();
-    Mono<java.util.List<Roster.Member>> members =
+    Mono<List<Roster.Member>> members =
         db.sql(
                 "SELECT name, agent_id, lead, conversation_id FROM platform.roster_member"
                     + " WHERE team_id = :team ORDER BY name")
@@ -64,29 +91,60 @@ public final class Rosters {
 
   /** Applies team events to the projection; events older than what it holds change nothing. */
   public EventHandler handler() {
-    return event -> {
-      if (!TeamCreated.TYPE.equals(event.type())) {
-        return Mono.empty();
-      }
-      TeamCreated created = codec.data(event, TeamCreated.class);
-      UUID team = UUID.fromString(created.teamId());
-      return db.sql(UPSERT_TEAM)
-          .bind("team", team)
-          .bind("owner", created.ownerId())
-          .bind("status", created.status())
-          .bind("revision", created.teamRevision())
-          .fetch()
-          .rowsUpdated()
-          .flatMap(updated -> updated == 0 ? Mono.empty() : replaceMembers(team, created));
-    };
+    return event ->
+        switch (event.type()) {
+          case TeamCreated.TYPE -> created(codec.data(event, TeamCreated.class));
+          case TeamReady.TYPE -> status(codec.data(event, TeamReady.class), "ready");
+          case TeamReconnected.TYPE -> status(codec.data(event, TeamReconnected.class), "ready");
+          case TeamFailed.TYPE -> status(codec.data(event, TeamFailed.class), "failed");
+          case TeamDisconnected.TYPE ->
+              status(codec.data(event, TeamDisconnected.class), "disconnected");
+          case TeamDeleted.TYPE -> deleted(event, codec.data(event, TeamDeleted.class));
+          default -> Mono.empty();
+        };
   }
 
-  private Mono<Void> replaceMembers(UUID team, TeamCreated created) {
+  private Mono<Void> created(TeamCreated created) {
+    UUID team = UUID.fromString(created.teamId());
+    return db.sql(UPSERT_TEAM)
+        .bind("team", team)
+        .bind("owner", created.ownerId())
+        .bind("status", created.status())
+        .bind("revision", created.teamRevision())
+        .fetch()
+        .rowsUpdated()
+        .flatMap(updated -> updated == 0 ? Mono.empty() : replaceMembers(team, created.members()));
+  }
+
+  private Mono<Void> status(TeamEvent change, String status) {
+    return db.sql(CHANGE_STATUS)
+        .bind("team", UUID.fromString(change.teamId()))
+        .bind("status", status)
+        .bind("revision", change.teamRevision())
+        .fetch()
+        .rowsUpdated()
+        .then();
+  }
+
+  // An upsert, so the tombstone also stands when the projection never saw the team's creation.
+  private Mono<Void> deleted(EventEnvelope event, TeamDeleted deleted) {
+    UUID team = UUID.fromString(deleted.teamId());
+    return db.sql(UPSERT_TEAM)
+        .bind("team", team)
+        .bind("owner", event.ownerId())
+        .bind("status", DELETED)
+        .bind("revision", deleted.teamRevision())
+        .fetch()
+        .rowsUpdated()
+        .flatMap(updated -> updated == 0 ? Mono.empty() : replaceMembers(team, List.of()));
+  }
+
+  private Mono<Void> replaceMembers(UUID team, List<RosterMember> roster) {
     return db.sql("DELETE FROM platform.roster_member WHERE team_id = :team")
         .bind("team", team)
         .fetch()
         .rowsUpdated()
-        .thenMany(Flux.fromIterable(created.members()))
+        .thenMany(Flux.fromIterable(roster))
         .concatMap(member -> insertMember(team, member))
         .then();
   }

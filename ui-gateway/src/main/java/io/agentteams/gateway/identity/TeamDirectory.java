@@ -1,4 +1,4 @@
-package io.agentteams.gateway.stream;
+package io.agentteams.gateway.identity;
 
 import io.agentteams.gateway.routing.ServiceEndpoints;
 import io.agentteams.platform.identity.Caller;
@@ -10,6 +10,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
 
 /** Asks team-service whether a caller may see a team (team-service owns that answer). */
 @Component
@@ -31,20 +32,32 @@ public class TeamDirectory {
 
   /** Completes when the caller may see the team; fails with not-found otherwise. */
   public Mono<Void> requireVisible(Caller caller, UUID teamId) {
+    return team(caller, teamId).then();
+  }
+
+  /** The team as team-service shows it to the caller; not-found when the caller may not see it. */
+  public Mono<JsonNode> team(Caller caller, UUID teamId) {
+    return get(caller, "/api/v1/teams/{id}", "team", teamId);
+  }
+
+  /** The agent as team-service shows it to the caller; not-found when it is not the caller's. */
+  public Mono<JsonNode> agent(Caller caller, String agentId) {
+    return get(caller, "/api/v1/agents/{id}", "agent", agentId);
+  }
+
+  private Mono<JsonNode> get(Caller caller, String path, String what, Object id) {
     return teamService
         .get()
-        .uri("/api/v1/teams/{teamId}", teamId)
+        .uri(path, id)
         .header(
             "Authorization", "Bearer " + internalTokens.issue(caller, identity.internalTokenTtl()))
         .exchangeToMono(
             response -> {
               if (response.statusCode().is2xxSuccessful()) {
-                return response.releaseBody();
+                return response.bodyToMono(JsonNode.class);
               }
               if (response.statusCode().value() == HttpStatus.NOT_FOUND.value()) {
-                return response
-                    .releaseBody()
-                    .then(Mono.error(ProblemException.notFound("team", teamId)));
+                return response.releaseBody().then(Mono.error(ProblemException.notFound(what, id)));
               }
               return response
                   .releaseBody()

@@ -1,0 +1,178 @@
+package io.agentteams.platform.roster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentteams.contracts.EventPayload;
+import io.agentteams.contracts.team.MemberProvisioned;
+import io.agentteams.contracts.team.RosterMember;
+import io.agentteams.contracts.team.StateEntry;
+import io.agentteams.contracts.team.TeamCreated;
+import io.agentteams.contracts.team.TeamDeleted;
+import io.agentteams.contracts.team.TeamDisconnected;
+import io.agentteams.contracts.team.TeamFailed;
+import io.agentteams.contracts.team.TeamReady;
+import io.agentteams.contracts.team.TeamReconnectFailed;
+import io.agentteams.contracts.team.TeamReconnected;
+import io.agentteams.contracts.team.TeamStatePublished;
+import io.agentteams.platform.consumer.IdempotentConsumer;
+import io.agentteams.platform.event.EventEnvelope;
+import io.agentteams.platform.support.PlatformFixture;
+import io.agentteams.platform.test.RealInfrastructure;
+import io.agentteams.platform.test.TestInfrastructure;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The roster projection follows a team's lifecycle and ignores anything older than it holds. */
+@RealInfrastructure
+class RostersIntegrationTest {
+
+  private PlatformFixture fixture;
+  private Rosters rosters;
+  private IdempotentConsumer consumer;
+  private UUID team;
+  private String id;
+
+  @BeforeEach
+  void setUp(TestInfrastructure infrastructure) {
+    fixture = new PlatformFixture(infrastructure, "rosters");
+    rosters = new Rosters(fixture.db, fixture.codec);
+    consumer = new IdempotentConsumer(fixture.db, fixture.transactions);
+    team = UUID.randomUUID();
+    id = team.toString();
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    fixture.close();
+  }
+
+  private EventEnvelope envelope(EventPayload payload, long revision) {
+    return fixture.codec.envelope(payload, id, "alice", revision, null);
+  }
+
+  private void apply(EventEnvelope event) {
+    assertThat(consumer.process("roster", event, rosters.handler()).block()).isTrue();
+  }
+
+  private Roster roster() {
+    return rosters.find(team).block();
+  }
+
+  private TeamCreated created() {
+    return new TeamCreated(
+        id,
+        "alice",
+        "Report team",
+        "Write it",
+        "provisioning",
+        List.of(
+            new RosterMember("lead", "agent-a", true, "c-lead"),
+            new RosterMember("writer", "agent-b", false, "c-writer")),
+        1);
+  }
+
+  @Test
+  void followsTheLifecycleFromCreationThroughReconnectToDeletion() {
+    apply(envelope(created(), 1));
+    assertThat(roster().status()).isEqualTo("provisioning");
+    assertThat(roster().members())
+        .extracting(Roster.Member::name)
+        .containsExactly("lead", "writer");
+
+    apply(
+        envelope(
+            new MemberProvisioned(id, "lead", "agent-a", "pull", "c-lead", 1, "allocated", 2), 2));
+    apply(
+        envelope(
+            new MemberProvisioned(id, "writer", "agent-b", "pull", "c-writer", 1, "allocated", 3),
+            3));
+    assertThat(roster().status()).isEqualTo("provisioning");
+    apply(envelope(new TeamReady(id, 4), 4));
+    assertThat(roster().status()).isEqualTo("ready");
+    assertThat(roster().revision()).isEqualTo(4);
+
+    apply(envelope(new TeamDisconnected(id, "revoked", 5), 5));
+    assertThat(roster().status()).isEqualTo("disconnected");
+    apply(envelope(new TeamReconnectFailed(id, "writer", "still revoked", 6), 6));
+    assertThat(roster().status()).isEqualTo("disconnected");
+    apply(envelope(new TeamReconnected(id, List.of("writer"), 9), 9));
+    assertThat(roster().status()).isEqualTo("ready");
+    assertThat(roster().revision()).isEqualTo(9);
+    assertThat(roster().member("writer")).map(Roster.Member::conversationId).contains("c-writer");
+
+    apply(envelope(new TeamDeleted(id, 10), 10));
+    assertThat(roster().status()).isEqualTo(Rosters.DELETED);
+    assertThat(roster().members()).isEmpty();
+    assertThat(roster().revision()).isEqualTo(10);
+  }
+
+  @Test
+  void aFailedProvisioningMakesTheRosterFailed() {
+    apply(envelope(created(), 1));
+    apply(envelope(new TeamFailed(id, "writer", "runtime refused", 2), 2));
+
+    assertThat(roster().status()).isEqualTo("failed");
+    assertThat(roster().members()).hasSize(2);
+  }
+
+  @Test
+  void staleEventsChangeNothing() {
+    apply(envelope(created(), 1));
+    apply(envelope(new TeamReady(id, 4), 4));
+
+    apply(envelope(new TeamDisconnected(id, "late", 3), 3));
+    apply(envelope(new TeamReady(id, 4), 4));
+
+    assertThat(roster().status()).isEqualTo("ready");
+    assertThat(roster().revision()).isEqualTo(4);
+  }
+
+  @Test
+  void aDeletedTeamIsNotBroughtBackByALateCopyOfAnOlderEvent() {
+    apply(envelope(created(), 1));
+    apply(envelope(new TeamDeleted(id, 5), 5));
+
+    apply(envelope(created(), 1));
+    apply(envelope(new TeamReady(id, 4), 4));
+
+    assertThat(roster().status()).isEqualTo(Rosters.DELETED);
+    assertThat(roster().members()).isEmpty();
+  }
+
+  @Test
+  void aDeletionSeenBeforeTheCreationLeavesATombstone() {
+    apply(envelope(new TeamDeleted(id, 7), 7));
+    apply(envelope(created(), 1));
+
+    assertThat(roster().ownerId()).isEqualTo("alice");
+    assertThat(roster().status()).isEqualTo(Rosters.DELETED);
+    assertThat(roster().members()).isEmpty();
+  }
+
+  @Test
+  void eventsThatDoNotConcernTheRosterLeaveItAlone() {
+    apply(envelope(created(), 1));
+    StateEntry entry =
+        new StateEntry(
+            1,
+            "plan",
+            "t",
+            "c",
+            "active",
+            "lead",
+            "2026-11-30T08:00:00.000Z",
+            "lead",
+            "2026-11-30T08:00:00.000Z",
+            "c-lead",
+            null,
+            1);
+
+    apply(envelope(new TeamStatePublished(id, entry, 1, 2), 2));
+
+    assertThat(roster().revision()).isEqualTo(1);
+    assertThat(roster().status()).isEqualTo("provisioning");
+  }
+}

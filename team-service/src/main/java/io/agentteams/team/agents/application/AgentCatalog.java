@@ -1,0 +1,185 @@
+package io.agentteams.team.agents.application;
+
+import io.agentteams.platform.problem.LimitExceededException;
+import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.team.agents.AgentProperties;
+import io.agentteams.team.agents.domain.Agent;
+import io.agentteams.team.agents.domain.AgentDraft;
+import io.agentteams.team.agents.domain.AgentId;
+import io.agentteams.team.agents.domain.AgentLimits;
+import io.agentteams.team.agents.domain.AgentRuntime;
+import io.agentteams.team.agents.persistence.AgentStore;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import reactor.core.publisher.Mono;
+
+/** An owner's agent catalog: register, replace, find and search agents. */
+@Service
+public class AgentCatalog {
+
+  private final AgentStore agents;
+  private final TransactionalOperator transactions;
+  private final AgentProperties properties;
+  private final AgentLimits limits;
+  private final Clock clock;
+
+  public AgentCatalog(
+      AgentStore agents,
+      TransactionalOperator transactions,
+      AgentProperties properties,
+      Clock clock) {
+    this.agents = agents;
+    this.transactions = transactions;
+    this.properties = properties;
+    this.limits = properties.limits();
+    this.clock = clock;
+  }
+
+  /** Registers an agent under the given id, or a generated one when none is given. */
+  public Mono<Agent> register(String ownerId, @Nullable String id, AgentDraft draft) {
+    return Mono.fromCallable(
+            () ->
+                Agent.register(
+                    new AgentId(id == null ? UUID.randomUUID().toString() : id),
+                    ownerId,
+                    draft,
+                    limits,
+                    clock.instant()))
+        .flatMap(
+            agent ->
+                transactions.transactional(
+                    agents
+                        .lockOwner(ownerId)
+                        .then(agents.count(ownerId))
+                        .flatMap(
+                            count ->
+                                count >= limits.maxAgentsPerOwner()
+                                    ? Mono.error(
+                                        new LimitExceededException(
+                                            "agent.max-agents-per-owner",
+                                            "agents",
+                                            limits.maxAgentsPerOwner(),
+                                            count + 1))
+                                    : agents.insert(agent))
+                        .flatMap(
+                            inserted ->
+                                inserted
+                                    ? Mono.just(agent)
+                                    : Mono.error(
+                                        new ProblemException(
+                                            ProblemException.Kind.CONFLICT,
+                                            "agent-exists",
+                                            "agent '" + agent.id() + "' is already registered",
+                                            Map.of("agent_id", agent.id().value()))))));
+  }
+
+  /** Replaces the fields of one of the owner's agents. */
+  public Mono<Agent> replace(String ownerId, String id, AgentDraft draft) {
+    AgentId agentId = existingId(id);
+    return transactions.transactional(
+        agents
+            .lock(ownerId, agentId)
+            .switchIfEmpty(Mono.error(ProblemException.notFound("agent", id)))
+            .map(agent -> agent.replace(draft, limits, clock.instant()))
+            .flatMap(agent -> agents.update(agent).thenReturn(agent)));
+  }
+
+  /** One of the owner's agents; another owner's agent is answered as not found. */
+  public Mono<Agent> find(String ownerId, String id) {
+    return agents
+        .find(ownerId, existingId(id))
+        .switchIfEmpty(Mono.error(ProblemException.notFound("agent", id)));
+  }
+
+  /**
+   * A page of the owner's agents whose name or description contains {@code query} (literally,
+   * ignoring case), in name order.
+   */
+  public Mono<AgentPage> search(
+      String ownerId, @Nullable String query, @Nullable Integer limit, @Nullable String cursor) {
+    int size = limit == null ? properties.searchDefaultLimit() : limit;
+    if (size < 1 || size > properties.searchMaxLimit()) {
+      return Mono.error(
+          new ProblemException(
+              ProblemException.Kind.INVALID,
+              "invalid-limit",
+              "limit must be between 1 and " + properties.searchMaxLimit(),
+              Map.of("min", 1, "max", properties.searchMaxLimit())));
+    }
+    String[] after;
+    try {
+      after = cursor == null || cursor.isEmpty() ? null : decode(cursor);
+    } catch (ProblemException invalid) {
+      return Mono.error(invalid);
+    }
+    String folded = query == null || query.isEmpty() ? null : AgentStore.fold(query);
+    return agents
+        .search(
+            ownerId,
+            folded,
+            after == null ? null : after[0],
+            after == null ? null : after[1],
+            size + 1)
+        .collectList()
+        .map(
+            found -> {
+              if (found.size() <= size) {
+                return new AgentPage(found, null);
+              }
+              List<Agent> page = found.subList(0, size);
+              Agent last = page.get(size - 1);
+              return new AgentPage(page, encode(last.name(), last.id().value()));
+            });
+  }
+
+  /**
+   * The runtimes of those agents, of the ids given, that are in the owner's catalog. A catalog that
+   * cannot be read is an error the caller can retry, never an empty answer.
+   */
+  public Mono<Map<String, AgentRuntime>> runtimes(String ownerId, Collection<String> ids) {
+    return agents
+        .runtimes(ownerId, ids)
+        .onErrorMap(
+            error -> !(error instanceof ProblemException),
+            error ->
+                new ProblemException(
+                    ProblemException.Kind.UNAVAILABLE,
+                    "agent-catalog-unavailable",
+                    "the agent catalog could not be read; try again"));
+  }
+
+  private static AgentId existingId(String id) {
+    if (!AgentId.isValid(id)) {
+      throw ProblemException.notFound("agent", id);
+    }
+    return new AgentId(id);
+  }
+
+  // A cursor is the last agent's name and id; NUL cannot occur in stored text, so it separates.
+  private static String encode(String name, String id) {
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString((name + '\u0000' + id).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String[] decode(String cursor) {
+    try {
+      String text = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+      int separator = text.indexOf('\u0000');
+      if (separator < 0) {
+        throw new IllegalArgumentException("no separator");
+      }
+      return new String[] {text.substring(0, separator), text.substring(separator + 1)};
+    } catch (IllegalArgumentException e) {
+      throw ProblemException.invalid("invalid-cursor", "the cursor is not one this API issued");
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package io.agentteams.team.teams;
+
+import io.agentteams.team.teams.application.ConversationProvisioner;
+import io.agentteams.team.teams.application.ProvisioningCheckpoint;
+import io.agentteams.team.teams.application.ProvisioningReconciler;
+import io.agentteams.team.teams.application.TeamEventLog;
+import io.agentteams.team.teams.application.TeamProvisioning;
+import io.agentteams.team.teams.persistence.ProvisioningStore;
+import io.agentteams.team.teams.persistence.TeamStore;
+import io.agentteams.team.teams.runtime.PullConversations;
+import io.agentteams.team.teams.runtime.RuntimeConversationProvisioner;
+import io.agentteams.team.teams.runtime.RuntimeConversations;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.reactive.TransactionalOperator;
+
+/** Wires provisioning: the runtime adapters behind the port, the worker and its reconciler. */
+@Configuration(proxyBeanMethods = false)
+public class TeamConfiguration {
+
+  @Bean
+  PullConversations pullConversations() {
+    return new PullConversations();
+  }
+
+  @Bean
+  ConversationProvisioner conversationProvisioner(List<RuntimeConversations> adapters) {
+    return new RuntimeConversationProvisioner(adapters);
+  }
+
+  @Bean
+  ProvisioningCheckpoint provisioningCheckpoint() {
+    return ProvisioningCheckpoint.NONE;
+  }
+
+  @Bean
+  TeamProvisioning teamProvisioning(
+      TeamStore teams,
+      ProvisioningStore claims,
+      TeamEventLog events,
+      ConversationProvisioner provisioner,
+      ProvisioningCheckpoint checkpoint,
+      TransactionalOperator transactions,
+      ProvisioningProperties properties,
+      MeterRegistry meters) {
+    return new TeamProvisioning(
+        teams, claims, events, provisioner, checkpoint, transactions, properties, meters);
+  }
+
+  @Bean
+  ProvisioningReconciler provisioningReconciler(
+      TeamProvisioning provisioning,
+      ProvisioningStore claims,
+      ProvisioningProperties properties,
+      MeterRegistry meters) {
+    return new ProvisioningReconciler(provisioning, claims, properties, meters);
+  }
+}

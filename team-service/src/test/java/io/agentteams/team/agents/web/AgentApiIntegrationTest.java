@@ -1,0 +1,233 @@
+package io.agentteams.team.agents.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentteams.platform.identity.CallerTokens;
+import io.agentteams.team.TeamServiceTest;
+import io.agentteams.team.support.TeamApi;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+@TeamServiceTest
+class AgentApiIntegrationTest {
+
+  @Autowired WebTestClient web;
+  @Autowired CallerTokens tokens;
+  TeamApi api;
+  String owner;
+
+  @BeforeEach
+  void setUp() {
+    api = new TeamApi(web, tokens);
+    owner = TeamApi.newOwner("catalog");
+  }
+
+  @Test
+  void registersReadsAndReplacesAnAgent() {
+    web.post()
+        .uri("/api/v1/agents")
+        .header("Authorization", api.owner(owner))
+        .bodyValue(
+            Map.of(
+                "id", "researcher",
+                "name", "Researcher",
+                "description", "Finds and cites sources",
+                "runtime", Map.of("kind", "webhook", "endpoint", "https://agents.example/research"),
+                "tool_groups", List.of("mailbox", "board")))
+        .exchange()
+        .expectStatus()
+        .isCreated()
+        .expectHeader()
+        .location("/api/v1/agents/researcher")
+        .expectBody()
+        .jsonPath("$.runtime.kind")
+        .isEqualTo("webhook")
+        .jsonPath("$.tool_groups[1]")
+        .isEqualTo("board")
+        .jsonPath("$.revision")
+        .isEqualTo(1);
+
+    web.put()
+        .uri("/api/v1/agents/researcher")
+        .header("Authorization", api.owner(owner))
+        .bodyValue(Map.of("name", "Senior researcher", "description", "Finds sources"))
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.revision")
+        .isEqualTo(2)
+        .jsonPath("$.runtime.kind")
+        .isEqualTo("pull");
+
+    get("researcher")
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.name")
+        .isEqualTo("Senior researcher");
+  }
+
+  @Test
+  void generatesAnIdWhenNoneIsGivenAndRefusesATakenOne() {
+    String id =
+        (String)
+            web.post()
+                .uri("/api/v1/agents")
+                .header("Authorization", api.owner(owner))
+                .bodyValue(Map.of("name", "Anonymous"))
+                .exchange()
+                .expectStatus()
+                .isCreated()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody()
+                .get("id");
+    assertThat(id).isNotBlank();
+
+    web.post()
+        .uri("/api/v1/agents")
+        .header("Authorization", api.owner(owner))
+        .bodyValue(Map.of("id", id, "name", "Again"))
+        .exchange()
+        .expectStatus()
+        .isEqualTo(409)
+        .expectBody()
+        .jsonPath("$.code")
+        .isEqualTo("agent-exists");
+  }
+
+  @Test
+  void searchesByNameOrDescriptionLiterallyIgnoringCaseInPages() {
+    for (int i = 0; i < 7; i++) {
+      register("writer-" + i, "Writer " + i, "Drafts chapters");
+    }
+    register("critic", "Critic", "Reviews the WRITER's drafts");
+    register("tram", "Straßenbahn", "Rides trams");
+    register("other", "Other", "Unrelated 100% (literal)");
+
+    assertThat(ids(search("writer", 20, null))).hasSize(8).contains("critic");
+    assertThat(ids(search("STRASSE", null, null))).isEmpty();
+    assertThat(ids(search("STRAẞEN", null, null)))
+        .as("capital sharp s folds")
+        .containsExactly("tram");
+    assertThat(ids(search("straßen", null, null))).containsExactly("tram");
+    assertThat(ids(search("100% (", null, null))).containsExactly("other");
+    assertThat(ids(search("_", null, null))).isEmpty();
+
+    List<String> paged = new ArrayList<>();
+    String cursor = null;
+    int pages = 0;
+    do {
+      Map<?, ?> page = search("writer", 3, cursor);
+      paged.addAll(ids(page));
+      cursor = (String) page.get("next_cursor");
+      pages++;
+    } while (cursor != null);
+    assertThat(pages).isEqualTo(3);
+    assertThat(paged)
+        .containsExactlyElementsOf(ids(search("writer", 20, null)))
+        .doesNotHaveDuplicates();
+
+    web.get()
+        .uri("/api/v1/agents?limit=101")
+        .header("Authorization", api.owner(owner))
+        .exchange()
+        .expectStatus()
+        .isBadRequest();
+    web.get()
+        .uri("/api/v1/agents?cursor=not-a-cursor")
+        .header("Authorization", api.owner(owner))
+        .exchange()
+        .expectStatus()
+        .isBadRequest();
+  }
+
+  @Test
+  void rejectsAgentsBeyondTheLimitsWithProblemsNamingThem() {
+    web.post()
+        .uri("/api/v1/agents")
+        .header("Authorization", api.owner(owner))
+        .bodyValue(Map.of("id", "long", "name", "😀".repeat(41)))
+        .exchange()
+        .expectStatus()
+        .isEqualTo(422)
+        .expectBody()
+        .jsonPath("$.limit")
+        .isEqualTo("agent.name.max-bytes");
+    web.post()
+        .uri("/api/v1/agents")
+        .header("Authorization", api.owner(owner))
+        .bodyValue(Map.of("id", "hook", "name", "Hook", "runtime", Map.of("kind", "webhook")))
+        .exchange()
+        .expectStatus()
+        .isBadRequest()
+        .expectBody()
+        .jsonPath("$.code")
+        .isEqualTo("missing-endpoint");
+    get("long").expectStatus().isNotFound();
+    get("hook").expectStatus().isNotFound();
+  }
+
+  @Test
+  void onlyOwnersUseTheCatalog() {
+    register("mine", "Mine", "");
+    String member = api.member(owner, java.util.UUID.randomUUID(), "lead");
+    web.get()
+        .uri("/api/v1/agents")
+        .header("Authorization", member)
+        .exchange()
+        .expectStatus()
+        .isForbidden();
+  }
+
+  private void register(String id, String name, String description) {
+    web.post()
+        .uri("/api/v1/agents")
+        .header("Authorization", api.owner(owner))
+        .bodyValue(Map.of("id", id, "name", name, "description", description))
+        .exchange()
+        .expectStatus()
+        .isCreated();
+  }
+
+  private WebTestClient.ResponseSpec get(String id) {
+    return web.get()
+        .uri("/api/v1/agents/{id}", id)
+        .header("Authorization", api.owner(owner))
+        .exchange();
+  }
+
+  private Map<?, ?> search(String query, @Nullable Integer limit, @Nullable String cursor) {
+    return web.get()
+        .uri(
+            uri -> {
+              uri.path("/api/v1/agents").queryParam("q", "{q}");
+              if (limit != null) {
+                uri.queryParam("limit", limit);
+              }
+              if (cursor != null) {
+                uri.queryParam("cursor", cursor);
+              }
+              return uri.build(query);
+            })
+        .header("Authorization", api.owner(owner))
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectBody(Map.class)
+        .returnResult()
+        .getResponseBody();
+  }
+
+  private static List<String> ids(@Nullable Map<?, ?> page) {
+    return ((List<?>) page.get("items"))
+        .stream().map(i -> (String) ((Map<?, ?>) i).get("id")).toList();
+  }
+}

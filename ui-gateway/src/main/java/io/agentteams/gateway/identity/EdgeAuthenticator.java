@@ -1,0 +1,96 @@
+package io.agentteams.gateway.identity;
+
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.identity.PublicTokens;
+import io.agentteams.platform.problem.ProblemException;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
+import org.springframework.security.oauth2.core.OAuth2TokenValidator;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.jwt.JwtClaimValidator;
+import org.springframework.security.oauth2.jwt.JwtValidators;
+import org.springframework.security.oauth2.jwt.NimbusReactiveJwtDecoder;
+import org.springframework.security.oauth2.jwt.ReactiveJwtDecoder;
+import org.springframework.security.oauth2.jwt.ReactiveJwtDecoders;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+/**
+ * Recognises the caller behind a bearer token: a token this system minted (owner in development,
+ * member, worker), or else a JWT from the configured OpenID Connect provider, which names an owner.
+ */
+@Component
+public class EdgeAuthenticator {
+
+  private static final Logger log = LoggerFactory.getLogger(EdgeAuthenticator.class);
+
+  private final PublicTokens publicTokens;
+  private final @Nullable ReactiveJwtDecoder oidc;
+  private final String ownerClaim;
+
+  public EdgeAuthenticator(PublicTokens publicTokens, EdgeIdentityProperties properties) {
+    this.publicTokens = publicTokens;
+    this.oidc = properties.oidc().configured() ? decoder(properties.oidc()) : null;
+    this.ownerClaim = properties.oidc().ownerClaim();
+  }
+
+  private static ReactiveJwtDecoder decoder(EdgeIdentityProperties.Oidc oidc) {
+    NimbusReactiveJwtDecoder decoder;
+    if (oidc.jwkSetUri() != null) {
+      decoder = NimbusReactiveJwtDecoder.withJwkSetUri(oidc.jwkSetUri().toString()).build();
+    } else {
+      decoder =
+          (NimbusReactiveJwtDecoder)
+              ReactiveJwtDecoders.fromIssuerLocation(oidc.issuerUri().toString());
+    }
+    List<OAuth2TokenValidator<Jwt>> validators = new ArrayList<>();
+    validators.add(
+        oidc.issuerUri() != null
+            ? JwtValidators.createDefaultWithIssuer(oidc.issuerUri().toString())
+            : JwtValidators.createDefault());
+    if (oidc.audience() != null) {
+      String audience = oidc.audience();
+      validators.add(
+          new JwtClaimValidator<List<String>>("aud", aud -> aud != null && aud.contains(audience)));
+    }
+    decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(validators));
+    return decoder;
+  }
+
+  /** The caller, or an UNAUTHENTICATED problem. */
+  public Mono<Caller> authenticate(@Nullable String bearer) {
+    ProblemException notOurs;
+    try {
+      return Mono.just(publicTokens.verify(bearer));
+    } catch (ProblemException problem) {
+      notOurs = problem;
+    }
+    if (oidc == null || bearer == null || bearer.isBlank()) {
+      return Mono.error(notOurs);
+    }
+    return oidc.decode(bearer)
+        .<Caller>map(
+            jwt -> {
+              String owner = jwt.getClaimAsString(ownerClaim);
+              if (owner == null || owner.isBlank()) {
+                throw unauthenticated("the identity token names no " + ownerClaim);
+              }
+              return new Caller.Owner(owner);
+            })
+        .onErrorMap(
+            error -> !(error instanceof ProblemException),
+            error -> {
+              log.debug("identity token refused: {}", error.toString());
+              return unauthenticated("identity token refused");
+            });
+  }
+
+  private static ProblemException unauthenticated(String why) {
+    return new ProblemException(
+        ProblemException.Kind.UNAUTHENTICATED, "unauthenticated", "not authenticated: " + why);
+  }
+}

@@ -1,0 +1,338 @@
+package io.agentteams.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentteams.gateway.support.StubServices;
+import io.agentteams.gateway.support.TestIdentityProvider;
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.identity.IdentityProperties;
+import io.agentteams.platform.test.RealInfrastructure;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/**
+ * The edge on its own: who gets in, what they become inside, where requests go, what is refused.
+ */
+@RealInfrastructure
+@SpringBootTest(
+    classes = GatewayApplication.class,
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "spring.config.name=" + GatewayApplication.CONFIG_NAME,
+      "agentteams.gateway.identity.dev-identity-enabled=true",
+      "agentteams.gateway.identity.oidc.issuer-uri=" + TestIdentityProvider.ISSUER,
+      "agentteams.gateway.identity.oidc.audience=agent-teams",
+      "agentteams.gateway.limits.max-body-bytes=2000"
+    })
+@AutoConfigureWebTestClient
+class GatewayEdgeIntegrationTest {
+
+  static final StubServices services = new StubServices(IdentityProperties.DEVELOPMENT_SECRET);
+  static final TestIdentityProvider idp = new TestIdentityProvider();
+
+  @DynamicPropertySource
+  static void endpoints(DynamicPropertyRegistry registry) {
+    registry.add("agentteams.gateway.services.team", () -> services.url("team"));
+    registry.add("agentteams.gateway.services.mailbox", () -> services.url("mailbox"));
+    registry.add("agentteams.gateway.services.task-board", () -> services.url("task-board"));
+    registry.add("agentteams.gateway.services.scheduler", () -> services.url("scheduler"));
+    registry.add("agentteams.gateway.identity.oidc.jwk-set-uri", idp::jwkSetUri);
+  }
+
+  @AfterAll
+  static void stop() {
+    services.close();
+    idp.close();
+  }
+
+  @Autowired WebTestClient web;
+
+  @BeforeEach
+  void clear() {
+    services.clear();
+  }
+
+  private String devToken(String owner) {
+    return (String)
+        web.post()
+            .uri("/dev/tokens")
+            .bodyValue(Map.of("owner_id", owner))
+            .exchange()
+            .expectStatus()
+            .isOk()
+            .expectBody(Map.class)
+            .returnResult()
+            .getResponseBody()
+            .get("access_token");
+  }
+
+  @Test
+  void routesEveryPublicPathFamilyToTheServiceThatOwnsItWithAnInternalToken() {
+    String token = devToken(StubServices.OWNER);
+    UUID team = StubServices.TEAM;
+    Map<String, String> expected =
+        Map.ofEntries(
+            Map.entry("/api/v1/agents", "team"),
+            Map.entry("/api/v1/agents/agent-1", "team"),
+            Map.entry("/api/v1/teams", "team"),
+            Map.entry("/api/v1/teams/" + team, "team"),
+            Map.entry("/api/v1/teams/" + team + "/state", "team"),
+            Map.entry("/api/v1/teams/" + team + "/state/e1", "team"),
+            Map.entry("/api/v1/teams/" + team + "/messages", "mailbox"),
+            Map.entry("/api/v1/teams/" + team + "/inbox", "mailbox"),
+            Map.entry("/api/v1/teams/" + team + "/history", "mailbox"),
+            Map.entry("/api/v1/teams/" + team + "/results/j1", "mailbox"),
+            Map.entry("/api/v1/teams/" + team + "/tasks/7/claim", "task-board"),
+            Map.entry("/api/v1/teams/" + team + "/plans/p1/approve", "task-board"),
+            Map.entry("/api/v1/teams/" + team + "/requests", "scheduler"),
+            Map.entry("/api/v1/teams/" + team + "/activity", "scheduler"),
+            Map.entry("/api/v1/jobs/j1/answer", "scheduler"),
+            Map.entry("/api/v1/agents/agent-1/jobs/stream", "scheduler"));
+    expected.forEach(
+        (path, service) -> {
+          services.clear();
+          web.get()
+              .uri(path)
+              .header("Authorization", "Bearer " + token)
+              .exchange()
+              .expectStatus()
+              .isOk();
+          assertThat(services.hits()).as(path).hasSize(1);
+          StubServices.Hit hit = services.hits().get(0);
+          assertThat(hit.service()).as(path).isEqualTo(service);
+          assertThat(hit.caller()).as(path).isEqualTo(new Caller.Owner(StubServices.OWNER));
+        });
+  }
+
+  @Test
+  void refusesMissingForgedAndInternalTokensWithoutReachingAService() {
+    web.get().uri("/api/v1/teams").exchange().expectStatus().isUnauthorized();
+    web.get()
+        .uri("/api/v1/teams")
+        .header("Authorization", "Bearer not-a-token")
+        .exchange()
+        .expectStatus()
+        .isUnauthorized()
+        .expectHeader()
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON);
+    // A token a client made with the services' internal key is not a public token.
+    String internal =
+        new io.agentteams.platform.identity.CallerTokens(
+                IdentityProperties.DEVELOPMENT_SECRET,
+                "agent-teams-gateway",
+                "agent-teams-internal",
+                java.time.Clock.systemUTC())
+            .issue(new Caller.Owner("mallory"), java.time.Duration.ofMinutes(1));
+    web.get()
+        .uri("/api/v1/teams")
+        .header("Authorization", "Bearer " + internal)
+        .exchange()
+        .expectStatus()
+        .isUnauthorized();
+    assertThat(services.hits()).isEmpty();
+  }
+
+  @Test
+  void acceptsOwnersFromTheConfiguredIdentityProviderAndRefusesForgedOrExpiredTokens() {
+    web.get()
+        .uri("/api/v1/teams")
+        .header("Authorization", "Bearer " + idp.token("carol", "agent-teams", 300))
+        .exchange()
+        .expectStatus()
+        .isOk();
+    assertThat(services.hits())
+        .extracting(StubServices.Hit::caller)
+        .containsExactly(new Caller.Owner("carol"));
+    for (String refused :
+        List.of(
+            TestIdentityProvider.forged("carol", "agent-teams"),
+            idp.token("carol", "agent-teams", -120),
+            idp.token("carol", "another-audience", 300))) {
+      web.get()
+          .uri("/api/v1/teams")
+          .header("Authorization", "Bearer " + refused)
+          .exchange()
+          .expectStatus()
+          .isUnauthorized();
+    }
+    assertThat(services.hits()).hasSize(1);
+  }
+
+  @Test
+  void ownersMintMemberAndWorkerTokensThatActAsExactlyThatMemberOrWorker() {
+    String owner = devToken(StubServices.OWNER);
+    String member =
+        mint(
+            "/api/v1/teams/" + StubServices.TEAM + "/members/" + StubServices.MEMBER + "/tokens",
+            owner);
+    String worker = mint("/api/v1/agents/" + StubServices.AGENT + "/tokens", owner);
+
+    services.clear();
+    web.get()
+        .uri("/api/v1/teams/" + StubServices.TEAM + "/inbox")
+        .header("Authorization", "Bearer " + member)
+        .exchange()
+        .expectStatus()
+        .isOk();
+    web.get()
+        .uri("/api/v1/agents/" + StubServices.AGENT + "/jobs/stream")
+        .header("Authorization", "Bearer " + worker)
+        .exchange()
+        .expectStatus()
+        .isOk();
+    assertThat(services.hits())
+        .extracting(StubServices.Hit::caller)
+        .containsExactly(
+            new Caller.Member(StubServices.OWNER, StubServices.TEAM, StubServices.MEMBER, null),
+            new Caller.Worker(StubServices.OWNER, StubServices.AGENT));
+
+    // Unknown members, other owners' teams and agents: not found, no token.
+    web.post()
+        .uri("/api/v1/teams/" + StubServices.TEAM + "/members/nobody/tokens")
+        .header("Authorization", "Bearer " + owner)
+        .exchange()
+        .expectStatus()
+        .isNotFound();
+    String mallory = devToken("mallory");
+    web.post()
+        .uri("/api/v1/teams/" + StubServices.TEAM + "/members/" + StubServices.MEMBER + "/tokens")
+        .header("Authorization", "Bearer " + mallory)
+        .exchange()
+        .expectStatus()
+        .isNotFound();
+    web.post()
+        .uri("/api/v1/agents/" + StubServices.AGENT + "/tokens")
+        .header("Authorization", "Bearer " + mallory)
+        .exchange()
+        .expectStatus()
+        .isNotFound();
+    // A member token cannot mint tokens.
+    web.post()
+        .uri("/api/v1/agents/" + StubServices.AGENT + "/tokens")
+        .header("Authorization", "Bearer " + member)
+        .exchange()
+        .expectStatus()
+        .isForbidden();
+  }
+
+  @Test
+  void refusesBodiesOverTheLimitWith413BeforeTheyReachAService() {
+    String token = devToken("bodies");
+    services.clear();
+    web.post()
+        .uri("/api/v1/teams")
+        .header("Authorization", "Bearer " + token)
+        .contentType(MediaType.APPLICATION_JSON)
+        .bodyValue("{\"name\":\"" + "x".repeat(3000) + "\"}")
+        .exchange()
+        .expectStatus()
+        .isEqualTo(413)
+        .expectBody()
+        .jsonPath("$.limit")
+        .isEqualTo("agentteams.gateway.limits.max-body-bytes");
+    web.post()
+        .uri("/api/v1/teams")
+        .header("Authorization", "Bearer " + token)
+        .contentType(MediaType.APPLICATION_JSON)
+        .bodyValue("{\"name\":\"small\"}")
+        .exchange()
+        .expectStatus()
+        .isOk();
+    assertThat(services.hits()).hasSize(1);
+  }
+
+  @Test
+  void answersReadsWithAnEtagAnd304WhenTheClientAlreadyHasThatRepresentation() {
+    String token = devToken(StubServices.OWNER);
+    String etag =
+        web.get()
+            .uri("/api/v1/teams/" + StubServices.TEAM)
+            .header("Authorization", "Bearer " + token)
+            .exchange()
+            .expectStatus()
+            .isOk()
+            .expectHeader()
+            .exists("ETag")
+            .returnResult(String.class)
+            .getResponseHeaders()
+            .getETag();
+    web.get()
+        .uri("/api/v1/teams/" + StubServices.TEAM)
+        .header("Authorization", "Bearer " + token)
+        .header("If-None-Match", etag)
+        .exchange()
+        .expectStatus()
+        .isNotModified()
+        .expectBody()
+        .isEmpty();
+    web.get()
+        .uri("/api/v1/teams/" + StubServices.TEAM)
+        .header("Authorization", "Bearer " + token)
+        .header("If-None-Match", "W/\"something-else\"")
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.id")
+        .isEqualTo(StubServices.TEAM.toString());
+  }
+
+  @Test
+  void describesTheWholePublicApiInOneDocumentMergedFromTheServices() {
+    web.get()
+        .uri("/v3/api-docs")
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.info.title")
+        .isEqualTo("Agent Teams API")
+        .jsonPath(
+            "$.paths['/api/v1/team/things/{id}'].get.responses['200'].content['application/json'].schema['$ref']")
+        .isEqualTo("#/components/schemas/TeamThing")
+        .jsonPath(
+            "$.paths['/api/v1/mailbox/things/{id}'].get.responses['404'].content['application/problem+json'].schema['$ref']")
+        .isEqualTo("#/components/schemas/Problem")
+        .jsonPath("$.paths['/api/v1/scheduler/things/{id}'].get.tags[0]")
+        .isEqualTo("scheduler-service")
+        .jsonPath("$.components.schemas.TeamThing")
+        .exists()
+        .jsonPath("$.components.schemas.TaskBoardThing")
+        .exists()
+        .jsonPath("$.paths['/actuator/health']")
+        .doesNotExist()
+        // The gateway's own operations, with their errors.
+        .jsonPath("$.paths['/api/v1/agents/{agentId}/tokens'].post.responses['401']")
+        .exists()
+        .jsonPath("$.paths['/api/v1/teams/{teamId}/events'].get")
+        .exists()
+        .jsonPath("$['x-unavailable']")
+        .doesNotExist();
+    web.get().uri("/swagger-ui/index.html").exchange().expectStatus().isOk();
+  }
+
+  private String mint(String path, String token) {
+    return (String)
+        web.post()
+            .uri(path)
+            .header("Authorization", "Bearer " + token)
+            .exchange()
+            .expectStatus()
+            .isCreated()
+            .expectBody(Map.class)
+            .returnResult()
+            .getResponseBody()
+            .get("access_token");
+  }
+}

@@ -1,0 +1,93 @@
+package io.agentteams.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentteams.gateway.support.StubServices;
+import io.agentteams.platform.identity.IdentityProperties;
+import io.agentteams.platform.test.RealInfrastructure;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/** Each token has its own request budget; beyond it the gateway answers 429 with Retry-After. */
+@RealInfrastructure
+@SpringBootTest(
+    classes = GatewayApplication.class,
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "spring.config.name=" + GatewayApplication.CONFIG_NAME,
+      "agentteams.gateway.identity.dev-identity-enabled=true",
+      // One request per 100 s after a burst of 3: no refill can happen during the test.
+      "agentteams.gateway.limits.requests-per-second=0.01",
+      "agentteams.gateway.limits.burst=3"
+    })
+@AutoConfigureWebTestClient
+class RateLimitIntegrationTest {
+
+  static final StubServices services = new StubServices(IdentityProperties.DEVELOPMENT_SECRET);
+
+  @DynamicPropertySource
+  static void endpoints(DynamicPropertyRegistry registry) {
+    registry.add("agentteams.gateway.services.team", () -> services.url("team"));
+  }
+
+  @AfterAll
+  static void stop() {
+    services.close();
+  }
+
+  @Autowired WebTestClient web;
+
+  private String devToken(String owner) {
+    return (String)
+        web.post()
+            .uri("/dev/tokens")
+            .bodyValue(Map.of("owner_id", owner))
+            .exchange()
+            .expectBody(Map.class)
+            .returnResult()
+            .getResponseBody()
+            .get("access_token");
+  }
+
+  @Test
+  void aTokenOverItsBudgetGets429WithRetryAfterWhileOtherTokensAreServed() {
+    String busy = devToken("busy");
+    String calm = devToken("calm");
+    for (int i = 0; i < 3; i++) {
+      web.get()
+          .uri("/api/v1/teams")
+          .header("Authorization", "Bearer " + busy)
+          .exchange()
+          .expectStatus()
+          .isOk();
+    }
+    String retryAfter =
+        web.get()
+            .uri("/api/v1/teams")
+            .header("Authorization", "Bearer " + busy)
+            .exchange()
+            .expectStatus()
+            .isEqualTo(429)
+            .expectBody()
+            .jsonPath("$.code")
+            .isEqualTo("rate-limited")
+            .returnResult()
+            .getResponseHeaders()
+            .getFirst("Retry-After");
+    assertThat(Long.parseLong(retryAfter)).isPositive();
+    web.get()
+        .uri("/api/v1/teams")
+        .header("Authorization", "Bearer " + calm)
+        .exchange()
+        .expectStatus()
+        .isOk();
+    assertThat(services.hits()).hasSize(4);
+  }
+}

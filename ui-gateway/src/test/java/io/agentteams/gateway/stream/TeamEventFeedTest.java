@@ -1,0 +1,144 @@
+package io.agentteams.gateway.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentteams.contracts.EventPayload;
+import io.agentteams.contracts.Topics;
+import io.agentteams.platform.event.EventCodec;
+import io.agentteams.platform.event.EventEnvelope;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.test.StepVerifier;
+
+class TeamEventFeedTest {
+
+  record Note(String text) implements EventPayload {
+    @Override
+    public String eventType() {
+      return "Note";
+    }
+  }
+
+  private final EventCodec codec = new EventCodec("test", Clock.systemUTC());
+  private final String team = UUID.randomUUID().toString();
+  private TeamEventFeed feed;
+  private long offset;
+
+  private void start(int window, int buffer) {
+    feed =
+        new TeamEventFeed(
+            codec,
+            new StreamProperties(window, 100, buffer, Duration.ofSeconds(15)),
+            new SimpleMeterRegistry());
+    for (String topic : Topics.EVENT_TOPICS) {
+      for (int p = 0; p < 4; p++) {
+        feed.assigned(new TopicPartition(topic, p), 0, 4);
+      }
+    }
+  }
+
+  @BeforeEach
+  void defaults() {
+    start(100, 50);
+  }
+
+  private EventEnvelope publish(String owner, String text) {
+    EventEnvelope envelope = codec.envelope(new Note(text), team, owner, 1, null);
+    feed.accept(Topics.TEAM_EVENTS, offset++, codec.write(envelope));
+    return envelope;
+  }
+
+  private List<String> texts(List<TeamEventFeed.StreamItem> items) {
+    return items.stream()
+        .map(i -> ((TeamEventFeed.StreamItem.Event) i).event().json())
+        .map(json -> codec.data(codec.read(json), Note.class).text())
+        .toList();
+  }
+
+  @Test
+  void aNewSubscriberGetsTheRetainedWindowThenLiveEvents() {
+    publish("alice", "one");
+    publish("alice", "two");
+    StepVerifier.create(feed.stream(team, "alice", Optional.empty(), e -> true))
+        .assertNext(i -> assertThat(texts(List.of(i))).containsExactly("one"))
+        .assertNext(i -> assertThat(texts(List.of(i))).containsExactly("two"))
+        .then(() -> publish("alice", "three"))
+        .assertNext(i -> assertThat(texts(List.of(i))).containsExactly("three"))
+        .thenCancel()
+        .verify(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void aResumedSubscriberGetsExactlyWhatItMissedInOrder() {
+    for (int i = 0; i < 10; i++) {
+      publish("alice", "e" + i);
+    }
+    List<TeamEventFeed.StreamItem> firstFour =
+        feed.stream(team, "alice", Optional.empty(), e -> true).take(4).collectList().block();
+    EventCursor last = ((TeamEventFeed.StreamItem.Event) firstFour.get(3)).event().cursor();
+    EventCursor resumed = EventCursor.parse(last.toString()).orElseThrow();
+    for (int i = 10; i < 12; i++) {
+      publish("alice", "e" + i);
+    }
+    List<TeamEventFeed.StreamItem> rest =
+        feed.stream(team, "alice", Optional.of(resumed), e -> true).take(8).collectList().block();
+    assertThat(texts(rest)).containsExactly("e4", "e5", "e6", "e7", "e8", "e9", "e10", "e11");
+  }
+
+  @Test
+  void aCursorOlderThanTheWindowGetsAResetInsteadOfAGap() {
+    start(5, 50);
+    EventCursor beginning = null;
+    for (int i = 0; i < 10; i++) {
+      publish("alice", "e" + i);
+      if (i == 0) {
+        beginning =
+            ((TeamEventFeed.StreamItem.Event)
+                    feed.stream(team, "alice", Optional.empty(), e -> true).blockFirst())
+                .event()
+                .cursor();
+      }
+    }
+    List<TeamEventFeed.StreamItem> items =
+        feed.stream(team, "alice", Optional.of(beginning), e -> true).take(6).collectList().block();
+    assertThat(items.get(0)).isInstanceOf(TeamEventFeed.StreamItem.Reset.class);
+    assertThat(texts(items.subList(1, 6))).containsExactly("e5", "e6", "e7", "e8", "e9");
+  }
+
+  @Test
+  void aSlowSubscriberIsDisconnectedInsteadOfGrowingMemory() {
+    start(100, 5);
+    StepVerifier.create(feed.stream(team, "alice", Optional.empty(), e -> true), 0)
+        .then(
+            () -> {
+              for (int i = 0; i < 20; i++) {
+                publish("alice", "burst" + i);
+              }
+            })
+        .thenRequest(100)
+        // What was buffered before the overflow drains, then the stream ends with the reason.
+        .recordWith(java.util.ArrayList::new)
+        .thenConsumeWhile(item -> true)
+        .expectRecordedMatches(delivered -> delivered.size() < 20)
+        .expectError(TeamEventFeed.SlowSubscriberException.class)
+        .verify(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void showsARedeliveredEventOnceAndNeverAnotherOwnersEvents() {
+    EventEnvelope once = publish("alice", "once");
+    feed.accept(Topics.TEAM_EVENTS, offset++, codec.write(once));
+    publish("mallory", "not yours");
+    publish("alice", "after");
+    List<TeamEventFeed.StreamItem> items =
+        feed.stream(team, "alice", Optional.empty(), e -> true).take(2).collectList().block();
+    assertThat(texts(items)).containsExactly("once", "after");
+  }
+}

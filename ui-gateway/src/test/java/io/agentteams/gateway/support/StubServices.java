@@ -1,0 +1,140 @@
+package io.agentteams.gateway.support;
+
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.identity.CallerTokens;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
+
+/**
+ * Four stand-ins for the services behind the gateway, on loopback. Each verifies the internal token
+ * the way a real service does and records who called what; team-service knows one team and one
+ * agent of a given owner.
+ */
+public final class StubServices implements AutoCloseable {
+
+  /** One request a stub received. */
+  public record Hit(String service, String method, String path, @Nullable Caller caller) {}
+
+  public static final String OWNER = "alice";
+  public static final UUID TEAM = UUID.fromString("6f0e3c1a-1111-4222-8333-944445555666");
+  public static final String MEMBER = "writer";
+  public static final String AGENT = "agent-1";
+
+  private final CallerTokens internal;
+  private final boolean anyTeamOfOwner;
+  private final Map<String, DisposableServer> servers = new ConcurrentHashMap<>();
+  private final List<Hit> hits = new CopyOnWriteArrayList<>();
+
+  public StubServices(String internalSecret) {
+    this(internalSecret, false);
+  }
+
+  /**
+   * @param anyTeamOfOwner whether team-service treats every team id as one of {@link #OWNER}'s (for
+   *     load tests with many teams)
+   */
+  public StubServices(String internalSecret, boolean anyTeamOfOwner) {
+    this.anyTeamOfOwner = anyTeamOfOwner;
+    this.internal =
+        new CallerTokens(
+            internalSecret, "agent-teams-gateway", "agent-teams-internal", Clock.systemUTC());
+    for (String service : List.of("team", "mailbox", "task-board", "scheduler")) {
+      servers.put(
+          service,
+          HttpServer.create()
+              .host("127.0.0.1")
+              .port(0)
+              .handle((request, response) -> answer(service, request, response))
+              .bindNow());
+    }
+  }
+
+  public String url(String service) {
+    return "http://127.0.0.1:" + servers.get(service).port();
+  }
+
+  public List<Hit> hits() {
+    return List.copyOf(hits);
+  }
+
+  public void clear() {
+    hits.clear();
+  }
+
+  private Mono<Void> answer(
+      String service, HttpServerRequest request, HttpServerResponse response) {
+    if (request.uri().equals("/v3/api-docs")) {
+      // Like a service: its API description is public, in the shape springdoc writes.
+      String doc =
+          ("{\"openapi\":\"3.1.0\",\"paths\":{\"/api/v1/%s/things/{id}\":{\"get\":{\"responses\":"
+                  + "{\"200\":{\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Thing\"}}}},"
+                  + "\"404\":{\"content\":{\"application/problem+json\":{\"schema\":{\"$ref\":\"#/components/schemas/Problem\"}}}}}}},"
+                  + "\"/actuator/health\":{\"get\":{}}},"
+                  + "\"components\":{\"schemas\":{\"Thing\":{\"type\":\"object\"},\"Problem\":{\"type\":\"object\"}}}}")
+              .formatted(service);
+      return response
+          .header("Content-Type", "application/json")
+          .sendString(Mono.just(doc), StandardCharsets.UTF_8)
+          .then();
+    }
+    Caller caller = null;
+    String authorization = request.requestHeaders().get("Authorization");
+    try {
+      caller =
+          internal.verify(
+              authorization == null ? null : authorization.replaceFirst("^Bearer ", ""));
+    } catch (RuntimeException e) {
+      hits.add(new Hit(service, request.method().name(), request.uri(), null));
+      return response.status(401).send();
+    }
+    if (!anyTeamOfOwner) {
+      hits.add(new Hit(service, request.method().name(), request.uri(), caller));
+    }
+    String path = request.uri().replaceFirst("\\?.*$", "");
+    String body;
+    int status = 200;
+    boolean knownTeam =
+        path.equals("/api/v1/teams/" + TEAM)
+            || (anyTeamOfOwner && path.matches("/api/v1/teams/[0-9a-f-]{36}"));
+    if (service.equals("team") && knownTeam) {
+      if (!caller.ownerId().equals(OWNER)) {
+        status = 404;
+        body = "{}";
+      } else {
+        body =
+            "{\"id\":\""
+                + path.substring(path.lastIndexOf('/') + 1)
+                + "\",\"members\":[{\"name\":\""
+                + MEMBER
+                + "\"}]}";
+      }
+    } else if (service.equals("team") && path.startsWith("/api/v1/agents/")) {
+      boolean ours = path.equals("/api/v1/agents/" + AGENT) && caller.ownerId().equals(OWNER);
+      status = ours ? 200 : 404;
+      body = ours ? "{\"id\":\"" + AGENT + "\"}" : "{}";
+    } else {
+      body = "{\"service\":\"" + service + "\"}";
+    }
+    return response
+        .status(status)
+        .header("Content-Type", "application/json")
+        .sendString(Mono.just(body), StandardCharsets.UTF_8)
+        .then();
+  }
+
+  @Override
+  public void close() {
+    servers.values().forEach(DisposableServer::disposeNow);
+  }
+}
