@@ -70,7 +70,9 @@ public class AdmissionLoop implements SmartLifecycle {
   private final BudgetLimits budgets;
   private final String replica;
   private final Clock clock;
-  private final Sinks.Many<Boolean> wakeups = Sinks.many().unicast().onBackpressureBuffer();
+  // Multicast, so the loop can be stopped and started again; a wake-up while nothing listens is
+  // lost harmlessly, because every start begins with a pass.
+  private final Sinks.Many<Boolean> wakeups = Sinks.many().multicast().directBestEffort();
   private final AtomicBoolean running = new AtomicBoolean();
   private volatile Disposable loop = () -> {};
   private final Timer admissionWait;
@@ -218,9 +220,8 @@ public class AdmissionLoop implements SmartLifecycle {
             .then(
                 store.assignSlots(admitted.stream().map(Job::id).toList(), control.capacity(), now))
             .then(store.saveRotation(plan.rotation(), now))
-            .thenMany(
-                Flux.range(0, admitted.size())
-                    .concatMap(i -> events.changed(admitted.get(i), changes.get(i))))
+            // One outbox statement for the whole pass rather than one per job.
+            .then(events.changedAll(admitted, changes))
             .then();
     return refuse
         .then(admit)

@@ -1,5 +1,6 @@
 package io.agentteams.scheduler.job.messaging;
 
+import io.agentteams.contracts.EventPayload;
 import io.agentteams.contracts.Topics;
 import io.agentteams.contracts.scheduler.JobInputRequired;
 import io.agentteams.contracts.scheduler.JobRequested;
@@ -13,6 +14,8 @@ import io.agentteams.scheduler.job.domain.JobState;
 import io.agentteams.scheduler.job.domain.Outcome;
 import io.agentteams.scheduler.job.domain.Question;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -56,8 +59,25 @@ public class JobEvents {
    * question and {@code JobResultRecorded} when it finished.
    */
   public Mono<Void> changed(Job job, JobChange change) {
+    return outbox.appendAll(Topics.SCHEDULER_EVENTS, pending(job, change)).then();
+  }
+
+  /**
+   * Many jobs changed state in one transaction (an admission pass): their events in one outbox
+   * statement, in the order given.
+   */
+  public Mono<Void> changedAll(List<Job> jobs, List<JobChange> changes) {
+    List<Outbox.Pending> all = new ArrayList<>();
+    for (int i = 0; i < jobs.size(); i++) {
+      all.addAll(pending(jobs.get(i), changes.get(i)));
+    }
+    return outbox.appendAll(Topics.SCHEDULER_EVENTS, all).then();
+  }
+
+  private static List<Outbox.Pending> pending(Job job, JobChange change) {
     JobSpec spec = job.spec();
-    JobStateChanged stateChanged =
+    List<EventPayload> payloads = new ArrayList<>();
+    payloads.add(
         new JobStateChanged(
             spec.id().toString(),
             spec.teamId().toString(),
@@ -65,26 +85,27 @@ public class JobEvents {
             spec.kind().wire(),
             change.to().wire(),
             change.from() == null ? null : change.from().wire(),
-            change.revision());
-    Mono<Void> events = append(job, stateChanged);
+            change.revision()));
     if (change.to() == JobState.WAITING_INPUT) {
       Question question = Objects.requireNonNull(job.question());
-      events =
-          events.then(
-              append(
-                  job,
-                  new JobInputRequired(
-                      spec.id().toString(),
-                      spec.teamId().toString(),
-                      spec.target().name(),
-                      question.kind().wire(),
-                      question.content(),
-                      change.revision())));
+      payloads.add(
+          new JobInputRequired(
+              spec.id().toString(),
+              spec.teamId().toString(),
+              spec.target().name(),
+              question.kind().wire(),
+              question.content(),
+              change.revision()));
     }
     if (change.to().finished()) {
-      events = events.then(append(job, result(job)));
+      payloads.add(result(job));
     }
-    return events;
+    return payloads.stream()
+        .map(
+            payload ->
+                new Outbox.Pending(
+                    spec.teamId().toString(), spec.ownerId(), job.revision(), payload))
+        .toList();
   }
 
   private static JobResultRecorded result(Job job) {
