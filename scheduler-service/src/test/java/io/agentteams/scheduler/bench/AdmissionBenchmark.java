@@ -321,6 +321,8 @@ public final class AdmissionBenchmark {
     loop.stop();
 
     Histogram fromCommit = new Histogram(TimeUnit.MINUTES.toMicros(5), 3);
+    Instant first = committed.values().stream().min(Instant::compareTo).orElseThrow();
+    List<long[]> slow = new java.util.concurrent.CopyOnWriteArrayList<>();
     Histogram fromQueued = new Histogram(TimeUnit.MINUTES.toMicros(5), 3);
     db.sql("SELECT id, queued_at, admitted_at FROM job WHERE team_id = :team")
         .bind("team", probes.id())
@@ -338,10 +340,19 @@ public final class AdmissionBenchmark {
               Instant admitted = (Instant) row[2];
               Instant commit = committed.get((UUID) row[0]);
               fromCommit.recordValue(Math.max(0, micros(commit, admitted)));
+              slow.add(new long[] {micros(first, commit) / 1000, micros(commit, admitted) / 1000});
               fromQueued.recordValue(Math.max(0, micros(queued, admitted)));
             })
         .blockLast();
     check(count("team_id <> '" + probes.id() + "' AND state = 'queued'") == JOBS, "queue moved");
+    // Where the tail comes from: when the slowest probes were committed, and how long they waited.
+    System.out.println(
+        "slowest probes (ms into the run: ms waited): "
+            + slow.stream()
+                .sorted((a, b) -> Long.compare(b[1], a[1]))
+                .limit(12)
+                .map(x -> x[0] + ": " + x[1])
+                .toList());
     return new Latency(
         fromCommit.getValueAtPercentile(50) / 1e3,
         fromCommit.getValueAtPercentile(99) / 1e3,
