@@ -6,6 +6,7 @@ import io.agentteams.platform.event.EventEnvelope;
 import io.agentteams.platform.event.TraceContext;
 import io.r2dbc.spi.Readable;
 import java.util.List;
+import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -27,8 +28,13 @@ public final class Outbox {
   /** Lanes the keys are spread over; the migration creates one row per lane. */
   public static final int LANES = 32;
 
-  /** Advisory lock namespace for per-key ordering (the first half of the two-int lock key). */
-  static final int KEY_LOCK_NAMESPACE = 0x0A7E_0001;
+  /**
+   * Advisory lock namespace for per-key ordering (the first half of the two-int lock key, the
+   * second is {@code hashtext(key)}). Public so that a service whose transaction spans many keys
+   * can take a key's lock with {@code pg_try_advisory_xact_lock} first and skip a busy key instead
+   * of waiting behind it.
+   */
+  public static final int KEY_LOCK_NAMESPACE = 0x0A7E_0001;
 
   private static final String INSERT =
       """
@@ -37,6 +43,34 @@ public final class Outbox {
       SELECT :eventId, :topic, :key, (hashtext(:key) & 2147483647) % :lanes, :type, :payload, :traceparent
       FROM key_lock
       """;
+
+  // Many events in one statement: the keys' ordering locks first (in a fixed order, so two such
+  // statements cannot deadlock), then the rows in the order given.
+  private static final String INSERT_ALL =
+      """
+      WITH key_lock AS (
+          SELECT pg_advisory_xact_lock(:namespace, hashtext(k))
+          FROM (SELECT DISTINCT k FROM unnest(:keys::text[]) AS k ORDER BY k) AS distinct_keys
+      )
+      INSERT INTO platform.outbox (event_id, topic, message_key, lane, event_type, payload, traceparent)
+      SELECT e.event_id, :topic, e.message_key, (hashtext(e.message_key) & 2147483647) % :lanes,
+             e.event_type, e.payload, e.traceparent
+      FROM unnest(:eventIds::uuid[], :keys::text[], :types::text[], :payloads::text[],
+                  :traces::text[])
+           WITH ORDINALITY AS e(event_id, message_key, event_type, payload, traceparent, ord)
+      WHERE (SELECT count(*) FROM key_lock) >= 0
+      ORDER BY e.ord
+      """;
+
+  /**
+   * One event for {@link #appendAll}.
+   *
+   * @param teamId the team the event concerns (the Kafka key)
+   * @param ownerId the team's owner
+   * @param sequence the aggregate's revision after this change
+   * @param payload the event data
+   */
+  public record Pending(String teamId, String ownerId, long sequence, EventPayload payload) {}
 
   private final DatabaseClient db;
   private final EventCodec codec;
@@ -82,6 +116,53 @@ public final class Outbox {
             ? insert.bindNull("traceparent", String.class)
             : insert.bind("traceparent", envelope.trace().traceparent());
     return requireTransaction().then(insert.fetch().rowsUpdated()).thenReturn(envelope);
+  }
+
+  /**
+   * Appends several events within the current transaction in one statement, in the order given; the
+   * same as calling {@link #append(String, String, String, long, EventPayload)} for each, for a
+   * change that touches many aggregates at once.
+   */
+  public Mono<List<EventEnvelope>> appendAll(String topic, List<Pending> events) {
+    if (events.isEmpty()) {
+      return requireTransaction().thenReturn(List.of());
+    }
+    return Mono.deferContextual(
+        context -> {
+          TraceContext trace = context.getOrDefault(TraceContext.CONTEXT_KEY, null);
+          List<EventEnvelope> envelopes =
+              events.stream()
+                  .map(
+                      e ->
+                          codec.envelope(e.payload(), e.teamId(), e.ownerId(), e.sequence(), trace))
+                  .toList();
+          DatabaseClient.GenericExecuteSpec insert =
+              db.sql(INSERT_ALL)
+                  .bind("namespace", KEY_LOCK_NAMESPACE)
+                  .bind("lanes", LANES)
+                  .bind("topic", topic)
+                  .bind(
+                      "eventIds",
+                      envelopes.stream().map(EventEnvelope::eventId).toArray(UUID[]::new))
+                  .bind(
+                      "keys", envelopes.stream().map(EventEnvelope::teamId).toArray(String[]::new))
+                  .bind("types", envelopes.stream().map(EventEnvelope::type).toArray(String[]::new))
+                  .bind("payloads", envelopes.stream().map(codec::write).toArray(String[]::new))
+                  .bind(
+                      "traces",
+                      envelopes.stream()
+                          .map(e -> e.trace() == null ? null : e.trace().traceparent())
+                          .toArray(String[]::new));
+          return requireTransaction()
+              .then(insert.fetch().rowsUpdated())
+              .flatMap(
+                  inserted ->
+                      inserted == envelopes.size()
+                          ? Mono.just(envelopes)
+                          : Mono.error(
+                              new IllegalStateException(
+                                  "outbox took " + inserted + " of " + envelopes.size())));
+        });
   }
 
   /**
@@ -149,7 +230,7 @@ public final class Outbox {
                   .bind("outbox_match", events.stream().map(RowEvent::match).toArray(String[]::new))
                   .bind(
                       "outbox_event_id",
-                      envelopes.stream().map(EventEnvelope::eventId).toArray(java.util.UUID[]::new))
+                      envelopes.stream().map(EventEnvelope::eventId).toArray(UUID[]::new))
                   .bind(
                       "outbox_type",
                       envelopes.stream().map(EventEnvelope::type).toArray(String[]::new))

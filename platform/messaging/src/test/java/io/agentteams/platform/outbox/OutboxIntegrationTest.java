@@ -409,6 +409,43 @@ class OutboxIntegrationTest {
         .all()
         .collectList()
         .block();
+
+  void manyEventsAppendedInOneStatementArePublishedOnceEachInTheirOrderPerKey() {
+    String topic = PlatformFixture.topic("append-all");
+    fixture.infrastructure.createTopics(4, List.of(topic));
+    OutboxRelay relay = fixture.relay(relayProperties(100, 2), RelayCheckpoint.NONE);
+    relay.start();
+    List<Outbox.Pending> pending = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      String key = "team-" + (i % 3);
+      pending.add(new Outbox.Pending(key, "owner-1", i, new TestEvent(key, i, "batch")));
+    }
+    List<EventEnvelope> written =
+        fixture.transactions.transactional(fixture.outbox.appendAll(topic, pending)).block();
+    assertThat(written).hasSize(30);
+    assertThat(written.stream().map(EventEnvelope::teamId).toList())
+        .isEqualTo(pending.stream().map(Outbox.Pending::teamId).toList());
+
+    var consumer = fixture.rawConsumer(List.of(topic));
+    var records =
+        PlatformFixture.readUntil(
+            consumer, new ArrayList<>(), r -> r.size() >= 30, Duration.ofSeconds(30));
+    await().atMost(Duration.ofSeconds(30)).until(() -> pendingRows() == 0);
+    assertThat(records.stream().map(OutboxIntegrationTest::eventId).distinct()).hasSize(30);
+    Map<String, List<Long>> positionsByKey = new HashMap<>();
+    for (ConsumerRecord<String, String> record : records) {
+      TestEvent data = fixture.codec.data(fixture.codec.read(record.value()), TestEvent.class);
+      positionsByKey.computeIfAbsent(record.key(), k -> new ArrayList<>()).add(data.position());
+    }
+    assertThat(positionsByKey.get("team-0"))
+        .containsExactly(0L, 3L, 6L, 9L, 12L, 15L, 18L, 21L, 24L, 27L);
+    assertThat(positionsByKey.get("team-1"))
+        .containsExactly(1L, 4L, 7L, 10L, 13L, 16L, 19L, 22L, 25L, 28L);
+    assertThat(positionsByKey.get("team-2"))
+        .containsExactly(2L, 5L, 8L, 11L, 14L, 17L, 20L, 23L, 26L, 29L);
+
+    Mono<List<EventEnvelope>> outside = fixture.outbox.appendAll(topic, pending);
+    assertThatThrownBy(outside::block).isInstanceOf(NoTransactionException.class);
   }
 
   @Test

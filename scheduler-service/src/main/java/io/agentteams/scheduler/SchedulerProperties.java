@@ -1,0 +1,193 @@
+package io.agentteams.scheduler;
+
+import io.agentteams.platform.bounds.TextBound;
+import io.agentteams.scheduler.admission.domain.OwnerWeights;
+import io.agentteams.scheduler.job.domain.BudgetLimits;
+import io.agentteams.scheduler.job.domain.JobLimits;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Everything the scheduler can be told, with the defaults DESIGN.md names.
+ *
+ * @param jobs sizes and counts every job, chain and team keeps within
+ * @param budget optional usage budgets (0 means no budget)
+ * @param admission the global bound on active jobs and how the admission loop runs
+ * @param dispatch leases, streams, the sweeper and reconciliation
+ * @param replicaId this instance's name in the records it writes; generated when blank
+ */
+@Validated
+@ConfigurationProperties("agentteams.scheduler")
+public record SchedulerProperties(
+    @DefaultValue Jobs jobs,
+    @DefaultValue Budget budget,
+    @DefaultValue Admission admission,
+    @DefaultValue Dispatch dispatch,
+    @DefaultValue("") String replicaId) {
+
+  public SchedulerProperties {
+    if (replicaId.isBlank()) {
+      replicaId = "scheduler-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+  }
+
+  /**
+   * Job limits.
+   *
+   * @param inputMaxChars request text, characters
+   * @param inputMaxBytes request text, UTF-8 bytes
+   * @param answerMaxChars a clarification answer, characters
+   * @param answerMaxBytes a clarification answer, UTF-8 bytes
+   * @param answerJsonMaxBytes an interrupt response, UTF-8 bytes of its JSON
+   * @param questionMaxChars a clarification question from an agent, characters
+   * @param questionMaxBytes a clarification question from an agent, UTF-8 bytes
+   * @param interruptMaxBytes an interrupt payload from an agent, UTF-8 bytes of its JSON
+   * @param resultMaxBytes a final answer or error kept with the job, UTF-8 bytes (longer ones are
+   *     cut with a truncation notice)
+   * @param chainMaxRequests requests (owner requests and hand-offs) one chain accepts
+   * @param teamMaxRequests requests one team accepts
+   * @param teamMaxReceipts result receipts one team accepts, beside its requests
+   * @param idempotencyKeyMaxChars a client's idempotency key, characters
+   */
+  public record Jobs(
+      @DefaultValue("4000") int inputMaxChars,
+      @DefaultValue("8000") int inputMaxBytes,
+      @DefaultValue("4000") int answerMaxChars,
+      @DefaultValue("8000") int answerMaxBytes,
+      @DefaultValue("8000") int answerJsonMaxBytes,
+      @DefaultValue("4000") int questionMaxChars,
+      @DefaultValue("8000") int questionMaxBytes,
+      @DefaultValue("8000") int interruptMaxBytes,
+      @DefaultValue("6000") int resultMaxBytes,
+      @DefaultValue("12") int chainMaxRequests,
+      @DefaultValue("100") int teamMaxRequests,
+      @DefaultValue("100") int teamMaxReceipts,
+      @DefaultValue("200") int idempotencyKeyMaxChars) {
+
+    /** The limits as the domain sees them; impossible values fail at start-up. */
+    public JobLimits limits() {
+      return new JobLimits(
+          new TextBound("job.input", inputMaxChars, inputMaxBytes),
+          new TextBound("job.answer", answerMaxChars, answerMaxBytes),
+          answerJsonMaxBytes,
+          new TextBound("job.question", questionMaxChars, questionMaxBytes),
+          interruptMaxBytes,
+          resultMaxBytes,
+          chainMaxRequests,
+          teamMaxRequests,
+          teamMaxReceipts,
+          new TextBound("job.idempotency-key", idempotencyKeyMaxChars, idempotencyKeyMaxChars * 4));
+    }
+  }
+
+  /**
+   * Usage budgets that agents' reported usage counts against; 0 means none.
+   *
+   * @param chainTokens tokens one chain may use
+   * @param chainCostUnits cost units one chain may use
+   * @param ownerTokens tokens one owner may use across all teams
+   * @param ownerCostUnits cost units one owner may use across all teams
+   */
+  public record Budget(
+      @DefaultValue("0") long chainTokens,
+      @DefaultValue("0") long chainCostUnits,
+      @DefaultValue("0") long ownerTokens,
+      @DefaultValue("0") long ownerCostUnits) {
+
+    public BudgetLimits limits() {
+      return new BudgetLimits(chainTokens, chainCostUnits, ownerTokens, ownerCostUnits);
+    }
+  }
+
+  /**
+   * Admission.
+   *
+   * @param enabled whether this replica runs the admission loop (any number may)
+   * @param slots jobs active at once across every replica
+   * @param pollInterval how often the loop looks for work when no notification woke it
+   * @param maxPerPass the most jobs one pass admits, which bounds a pass's time
+   * @param stepTimeout the longest one pass may take before it is abandoned and rolled back
+   * @param ownerWeights admission attempts per round for owners that get more than one
+   * @param metricsInterval how often queue depths and fairness are measured
+   * @param fairnessWindow the span of recent admissions the fairness gauge looks at
+   */
+  public record Admission(
+      @DefaultValue("true") boolean enabled,
+      @DefaultValue("8") int slots,
+      @DefaultValue("1s") Duration pollInterval,
+      @DefaultValue("64") int maxPerPass,
+      @DefaultValue("5s") Duration stepTimeout,
+      @DefaultValue Map<String, Integer> ownerWeights,
+      @DefaultValue("10s") Duration metricsInterval,
+      @DefaultValue("5m") Duration fairnessWindow) {
+
+    public Admission {
+      if (slots < 1) {
+        throw new IllegalArgumentException("agentteams.scheduler.admission.slots must be >= 1");
+      }
+      if (maxPerPass < 1) {
+        throw new IllegalArgumentException(
+            "agentteams.scheduler.admission.max-per-pass must be >= 1");
+      }
+      ownerWeights = Map.copyOf(ownerWeights);
+    }
+
+    public OwnerWeights weights() {
+      return new OwnerWeights(ownerWeights);
+    }
+  }
+
+  /** What happens to a job whose outcome stayed unknown for longer than the time-out. */
+  public enum UnknownPolicy {
+    /** Mark it failed with a reason that says the outcome is unknown; its slot is released. */
+    FAIL,
+    /** Keep it unknown, holding its slot, until a worker reports or the owner cancels it. */
+    HOLD
+  }
+
+  /**
+   * Dispatch to agent runtimes.
+   *
+   * @param leaseTtl how long a lease lasts without a heartbeat, unless the worker asks otherwise
+   * @param minLeaseTtl the shortest lease a worker may ask for
+   * @param maxLeaseTtl the longest lease a worker may ask for
+   * @param memberTokenTtl how long a member token handed out with a job lives
+   * @param pollInterval how often a worker's stream looks for jobs when nothing woke it
+   * @param offersPerClaim jobs one stream claims at a time
+   * @param streamHeartbeat how often an idle stream sends a comment to keep the connection open
+   * @param sweepInterval how often expired leases and unknown outcomes are looked for
+   * @param unknownTimeout how long a job may stay unknown before the policy applies
+   * @param unknownPolicy what happens then
+   * @param stepTimeout the longest one claim, report or sweep step may take
+   */
+  public record Dispatch(
+      @DefaultValue("30s") Duration leaseTtl,
+      @DefaultValue("1s") Duration minLeaseTtl,
+      @DefaultValue("10m") Duration maxLeaseTtl,
+      @DefaultValue("15m") Duration memberTokenTtl,
+      @DefaultValue("1s") Duration pollInterval,
+      @DefaultValue("8") int offersPerClaim,
+      @DefaultValue("15s") Duration streamHeartbeat,
+      @DefaultValue("1s") Duration sweepInterval,
+      @DefaultValue("15m") Duration unknownTimeout,
+      @DefaultValue("FAIL") UnknownPolicy unknownPolicy,
+      @DefaultValue("5s") Duration stepTimeout) {
+
+    public Dispatch {
+      if (minLeaseTtl.compareTo(maxLeaseTtl) > 0
+          || leaseTtl.compareTo(minLeaseTtl) < 0
+          || leaseTtl.compareTo(maxLeaseTtl) > 0) {
+        throw new IllegalArgumentException(
+            "agentteams.scheduler.dispatch: need min-lease-ttl <= lease-ttl <= max-lease-ttl");
+      }
+      if (offersPerClaim < 1) {
+        throw new IllegalArgumentException(
+            "agentteams.scheduler.dispatch.offers-per-claim must be >= 1");
+      }
+    }
+  }
+}

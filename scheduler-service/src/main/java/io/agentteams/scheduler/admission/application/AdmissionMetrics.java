@@ -1,0 +1,126 @@
+package io.agentteams.scheduler.admission.application;
+
+import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.admission.domain.Fairness;
+import io.agentteams.scheduler.admission.domain.OwnerWeights;
+import io.agentteams.scheduler.admission.persistence.AdmissionStore;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Measures what admission looks like from the database, for the whole deployment: queued jobs per
+ * owner, slots held and available, and Jain's fairness index over the recent admissions of the
+ * owners that have a backlog (each owner's count divided by its weight).
+ */
+@Component
+public class AdmissionMetrics implements SmartLifecycle {
+
+  private static final Logger log = LoggerFactory.getLogger(AdmissionMetrics.class);
+
+  private final AdmissionStore store;
+  private final SchedulerProperties.Admission properties;
+  private final OwnerWeights weights;
+  private final Clock clock;
+  private final MultiGauge queueDepth;
+  private final AtomicInteger active = new AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicReference<Double> fairness =
+      new java.util.concurrent.atomic.AtomicReference<>(1.0);
+  private final AtomicBoolean running = new AtomicBoolean();
+  private volatile Disposable refreshing = () -> {};
+
+  public AdmissionMetrics(
+      AdmissionStore store, SchedulerProperties properties, Clock clock, MeterRegistry meters) {
+    this.store = store;
+    this.properties = properties.admission();
+    this.weights = properties.admission().weights();
+    this.clock = clock;
+    this.queueDepth =
+        MultiGauge.builder("agentteams.scheduler.queue.depth")
+            .description("Queued jobs per owner")
+            .register(meters);
+    Gauge.builder("agentteams.scheduler.slots.active", active, AtomicInteger::get)
+        .description("Admission slots held across the deployment")
+        .register(meters);
+    Gauge.builder("agentteams.scheduler.slots.capacity", this.properties, p -> p.slots())
+        .description("Admission slots configured")
+        .register(meters);
+    Gauge.builder(
+            "agentteams.scheduler.fairness",
+            fairness,
+            java.util.concurrent.atomic.AtomicReference::get)
+        .description("Jain's index over recent admissions of owners with a backlog, by weight")
+        .register(meters);
+  }
+
+  /** Measures once. */
+  public Mono<Void> refresh() {
+    Mono<Void> depths =
+        store
+            .queueDepths()
+            .collectList()
+            .doOnNext(
+                rows ->
+                    queueDepth.register(
+                        rows.stream()
+                            .map(
+                                row ->
+                                    MultiGauge.Row.of(
+                                        Tags.of("owner", row.ownerId()), (Number) row.queued()))
+                            .toList(),
+                        true))
+            .then();
+    Mono<Void> slots = store.heldSlots().doOnNext(active::set).then();
+    Mono<Void> fair =
+        store
+            .recentAdmissionsOfBackloggedOwners(clock.instant().minus(properties.fairnessWindow()))
+            .map(row -> (double) row.admitted() / weights.of(row.ownerId()))
+            .collectList()
+            .doOnNext(shares -> fairness.set(Fairness.jain(shares)))
+            .then();
+    return depths.then(slots).then(fair);
+  }
+
+  @Override
+  public void start() {
+    if (!running.compareAndSet(false, true)) {
+      return;
+    }
+    refreshing =
+        Flux.interval(Duration.ZERO, properties.metricsInterval())
+            .onBackpressureDrop()
+            .concatMap(
+                tick ->
+                    refresh()
+                        .onErrorResume(
+                            e -> {
+                              log.debug("admission metrics not refreshed: {}", e.toString());
+                              return Mono.empty();
+                            }),
+                1)
+            .subscribe();
+  }
+
+  @Override
+  public void stop() {
+    running.set(false);
+    refreshing.dispose();
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running.get();
+  }
+}

@@ -1,0 +1,144 @@
+package io.agentteams.scheduler.dispatch.application;
+
+import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.dispatch.persistence.OfferStore;
+import io.agentteams.scheduler.job.application.JobTransitions;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Finds lapsed leases and long-unknown outcomes. A job whose lease lapsed becomes {@code unknown},
+ * keeps its slot and is due a reconciliation offer; a job unknown for longer than the time-out is
+ * settled by the configured policy (failed with a reason that says the outcome is unknown, or
+ * held). Every replica runs a sweeper: each job is handled in its own transaction under its row
+ * lock, skipped when another replica holds it, so a job is never handled twice and a slow one never
+ * holds up the rest for longer than one step's time-out.
+ */
+@Component
+public class LeaseSweeper implements SmartLifecycle {
+
+  private static final Logger log = LoggerFactory.getLogger(LeaseSweeper.class);
+  private static final int BATCH = 100;
+
+  private final OfferStore offers;
+  private final JobTransitions transitions;
+  private final SchedulerProperties.Dispatch properties;
+  private final Clock clock;
+  private final Counter expiries;
+  private final Counter timeOuts;
+  private final AtomicBoolean running = new AtomicBoolean();
+  private volatile Disposable sweeping = () -> {};
+
+  public LeaseSweeper(
+      OfferStore offers,
+      JobTransitions transitions,
+      SchedulerProperties properties,
+      Clock clock,
+      MeterRegistry meters) {
+    this.offers = offers;
+    this.transitions = transitions;
+    this.properties = properties.dispatch();
+    this.clock = clock;
+    this.expiries =
+        Counter.builder("agentteams.scheduler.lease.expiries")
+            .description("Leases that lapsed without a report")
+            .register(meters);
+    this.timeOuts =
+        Counter.builder("agentteams.scheduler.unknown.timeouts")
+            .description("Jobs settled by the unknown-outcome time-out policy")
+            .register(meters);
+  }
+
+  /** One sweep. */
+  public Mono<Void> sweep() {
+    Mono<Void> lapsed =
+        offers
+            .lapsedLeases(clock.instant(), BATCH)
+            .collectList()
+            .flatMapIterable(ids -> ids)
+            .concatMap(
+                id ->
+                    step(
+                        id,
+                        transitions.applyIfFree(
+                            id,
+                            (job, now) -> {
+                              if (!job.leaseLapsed(now)) {
+                                return null;
+                              }
+                              expiries.increment();
+                              return job.expireLease(now);
+                            })))
+            .then();
+    if (properties.unknownPolicy() == SchedulerProperties.UnknownPolicy.HOLD) {
+      return lapsed;
+    }
+    Duration timeout = properties.unknownTimeout();
+    Mono<Void> unknown =
+        Mono.defer(
+            () ->
+                offers
+                    .unknownSince(clock.instant().minus(timeout), BATCH)
+                    .collectList()
+                    .flatMapIterable(ids -> ids)
+                    .concatMap(
+                        id ->
+                            step(
+                                id,
+                                transitions.applyIfFree(
+                                    id,
+                                    (job, now) -> {
+                                      var change = job.giveUpUnknown(now, timeout);
+                                      if (change != null) {
+                                        timeOuts.increment();
+                                      }
+                                      return change;
+                                    })))
+                    .then());
+    return lapsed.then(unknown);
+  }
+
+  private Mono<Void> step(UUID id, Mono<?> work) {
+    return work.timeout(properties.stepTimeout())
+        .onErrorResume(
+            e -> {
+              log.warn("sweeping job {} failed; the next sweep retries: {}", id, e.toString());
+              return Mono.empty();
+            })
+        .then();
+  }
+
+  @Override
+  public void start() {
+    if (!running.compareAndSet(false, true)) {
+      return;
+    }
+    sweeping =
+        Flux.interval(properties.sweepInterval())
+            .onBackpressureDrop()
+            .concatMap(tick -> sweep().onErrorResume(e -> Mono.empty()), 1)
+            .subscribe(n -> {}, e -> log.error("lease sweeper stopped", e));
+  }
+
+  @Override
+  public void stop() {
+    running.set(false);
+    sweeping.dispose();
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running.get();
+  }
+}

@@ -1,0 +1,135 @@
+package io.agentteams.scheduler.dispatch.application;
+
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.identity.PublicTokens;
+import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.dispatch.domain.AgentKey;
+import io.agentteams.scheduler.dispatch.domain.Offer;
+import io.agentteams.scheduler.dispatch.domain.WorkerReport;
+import io.agentteams.scheduler.dispatch.persistence.OfferStore;
+import io.agentteams.scheduler.job.application.JobTransitions;
+import io.agentteams.scheduler.job.domain.Job;
+import io.agentteams.scheduler.job.domain.JobChange;
+import io.agentteams.scheduler.job.domain.JobLimits;
+import io.agentteams.scheduler.job.domain.JobState;
+import io.agentteams.scheduler.job.persistence.JobStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/** The {@link DispatchPort} over the job table: leases with fencing tokens, in Postgres. */
+@Service
+public class LeasedDispatch implements DispatchPort {
+
+  private final OfferStore offers;
+  private final JobStore jobs;
+  private final JobTransitions transitions;
+  private final TransactionalOperator transactions;
+  private final PublicTokens tokens;
+  private final SchedulerProperties.Dispatch properties;
+  private final JobLimits limits;
+  private final Clock clock;
+  private final MeterRegistry meters;
+
+  public LeasedDispatch(
+      OfferStore offers,
+      JobStore jobs,
+      JobTransitions transitions,
+      TransactionalOperator transactions,
+      PublicTokens tokens,
+      SchedulerProperties properties,
+      Clock clock,
+      MeterRegistry meters) {
+    this.offers = offers;
+    this.jobs = jobs;
+    this.transitions = transitions;
+    this.transactions = transactions;
+    this.tokens = tokens;
+    this.properties = properties.dispatch();
+    this.limits = properties.jobs().limits();
+    this.clock = clock;
+    this.meters = meters;
+  }
+
+  /** Offers are handed out only once the claim committed, so a report never waits on it. */
+  @Override
+  public Flux<Offer> claim(AgentKey agent, int max, Duration leaseTtl) {
+    Mono<List<Offer>> claimed =
+        offers
+            .lockOfferable(agent, max)
+            .collectList()
+            .flatMapIterable(locked -> locked)
+            .concatMap(
+                job -> {
+                  Instant now = clock.instant();
+                  String token = (job.offers() + 1) + "-" + UUID.randomUUID();
+                  boolean reconcile = job.offer(token, now, leaseTtl);
+                  if (reconcile) {
+                    meters.counter("agentteams.scheduler.reconciliation.offers").increment();
+                  }
+                  return jobs.update(job, now).thenReturn(offer(job, reconcile, now));
+                })
+            .collectList();
+    return transactions
+        .transactional(claimed)
+        .timeout(properties.stepTimeout())
+        .flatMapIterable(list -> list);
+  }
+
+  @Override
+  public Mono<Job> report(Caller.Worker worker, UUID jobId, WorkerReport report) {
+    return transitions
+        .apply(
+            jobId,
+            (job, now) -> {
+              if (!job.runsOn(worker.ownerId(), worker.agentId())) {
+                throw ProblemException.notFound("job", jobId);
+              }
+              JobState before = job.state();
+              JobChange change = report.applyTo(job, now, limits);
+              if (before == JobState.UNKNOWN && change != null) {
+                meters
+                    .counter("agentteams.scheduler.reconciled", "outcome", change.to().wire())
+                    .increment();
+              }
+              return change;
+            })
+        .timeout(properties.stepTimeout());
+  }
+
+  /** A fresh member token for a job the runtime still works on. */
+  public MemberToken memberToken(Job job) {
+    Instant now = clock.instant();
+    return new MemberToken(
+        tokens.issue(
+            new Caller.Member(
+                job.spec().ownerId(), job.spec().teamId(), job.spec().target().name(), job.id()),
+            properties.memberTokenTtl()),
+        now.plus(properties.memberTokenTtl()));
+  }
+
+  /** A member token and when it expires. */
+  public record MemberToken(String token, Instant expiresAt) {}
+
+  private Offer offer(Job job, boolean reconcile, Instant now) {
+    MemberToken member = memberToken(job);
+    return new Offer(
+        job,
+        job.spec(),
+        java.util.Objects.requireNonNull(job.lease()),
+        reconcile,
+        job.resume() ? job.question() : null,
+        job.resume() ? job.answerGiven() : null,
+        Offer.teamContextPath(job.spec()),
+        member.token(),
+        member.expiresAt());
+  }
+}

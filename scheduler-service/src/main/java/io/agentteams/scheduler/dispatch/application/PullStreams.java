@@ -1,0 +1,90 @@
+package io.agentteams.scheduler.dispatch.application;
+
+import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.dispatch.domain.AgentKey;
+import io.agentteams.scheduler.dispatch.domain.Offer;
+import io.agentteams.scheduler.signal.DatabaseSignals;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Service;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * The {@code pull} runtime: an agent worker holds a stream on any replica and receives its agent's
+ * admitted jobs as offers. The stream claims offers when the database signals that one of its
+ * agent's jobs became offerable (on whichever replica that happened), when it opens, and on a poll.
+ */
+@Service
+public class PullStreams {
+
+  private static final Logger log = LoggerFactory.getLogger(PullStreams.class);
+
+  private final DispatchPort dispatch;
+  private final DatabaseSignals signals;
+  private final SchedulerProperties.Dispatch properties;
+  private final AtomicInteger open = new AtomicInteger();
+
+  public PullStreams(
+      DispatchPort dispatch,
+      DatabaseSignals signals,
+      SchedulerProperties properties,
+      MeterRegistry meters) {
+    this.dispatch = dispatch;
+    this.signals = signals;
+    this.properties = properties.dispatch();
+    meters.gauge("agentteams.scheduler.streams.open", open);
+  }
+
+  /** The lease a worker asked for, kept within the configured bounds. */
+  public Duration leaseTtl(Integer requestedSeconds) {
+    if (requestedSeconds == null) {
+      return properties.leaseTtl();
+    }
+    Duration requested = Duration.ofSeconds(requestedSeconds);
+    if (requested.compareTo(properties.minLeaseTtl()) < 0) {
+      return properties.minLeaseTtl();
+    }
+    return requested.compareTo(properties.maxLeaseTtl()) > 0 ? properties.maxLeaseTtl() : requested;
+  }
+
+  /** Offers for the agent's worker, for as long as it stays subscribed. */
+  public Flux<Offer> offers(AgentKey agent, Duration leaseTtl) {
+    String payload = agent.payload();
+    Flux<Boolean> triggers =
+        Flux.merge(
+                Flux.just(Boolean.TRUE),
+                signals.on(DatabaseSignals.DISPATCH).filter(payload::equals).map(p -> Boolean.TRUE),
+                Flux.interval(properties.pollInterval()).map(tick -> Boolean.TRUE))
+            .onBackpressureLatest();
+    return triggers
+        .concatMap(trigger -> claimAll(agent, leaseTtl), 1)
+        .doOnSubscribe(s -> open.incrementAndGet())
+        .doFinally(signal -> open.decrementAndGet());
+  }
+
+  /** Claims until a claim comes back short, so a burst is not left for the next poll. */
+  private Flux<Offer> claimAll(AgentKey agent, Duration leaseTtl) {
+    int batch = properties.offersPerClaim();
+    return dispatch
+        .claim(agent, batch, leaseTtl)
+        .collectList()
+        .onErrorResume(
+            e -> {
+              log.warn(
+                  "claiming offers for {} failed; the next wake-up retries: {}",
+                  agent,
+                  e.toString());
+              return Mono.just(java.util.List.of());
+            })
+        .expand(
+            claimed ->
+                claimed.size() < batch
+                    ? Mono.empty()
+                    : dispatch.claim(agent, batch, leaseTtl).collectList())
+        .flatMapIterable(claimed -> claimed);
+  }
+}

@@ -1,0 +1,66 @@
+package io.agentteams.scheduler.dispatch.domain;
+
+import io.agentteams.scheduler.job.domain.Job;
+import io.agentteams.scheduler.job.domain.JobChange;
+import io.agentteams.scheduler.job.domain.JobLimits;
+import io.agentteams.scheduler.job.domain.Question;
+import io.agentteams.scheduler.job.domain.Usage;
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What an agent's runtime reports about a job it holds a lease on. Whatever the runtime (a pull
+ * worker, a webhook callback, an A2A task update), its reports come in as one of these.
+ */
+public sealed interface WorkerReport {
+
+  /** The lease token of the offer the report answers. */
+  String leaseToken();
+
+  /** Applies the report to the job; null when it changed no state. */
+  @Nullable JobChange applyTo(Job job, Instant now, JobLimits limits);
+
+  /** The run started (or, answering a reconciliation offer, is running). */
+  record Started(String leaseToken, @Nullable String runId) implements WorkerReport {
+    @Override
+    public @Nullable JobChange applyTo(Job job, Instant now, JobLimits limits) {
+      return job.start(leaseToken, runId, now);
+    }
+  }
+
+  /** The run goes on; renews the lease. */
+  record Heartbeat(String leaseToken, @Nullable String runId) implements WorkerReport {
+    @Override
+    public @Nullable JobChange applyTo(Job job, Instant now, JobLimits limits) {
+      return job.heartbeat(leaseToken, runId, now);
+    }
+  }
+
+  /** The run stopped with a question for the owner. */
+  record InputRequired(String leaseToken, Question question, @Nullable String runId)
+      implements WorkerReport {
+    @Override
+    public @Nullable JobChange applyTo(Job job, Instant now, JobLimits limits) {
+      return job.requireInput(
+          leaseToken, limits.checkQuestion(question.kind(), question.content()), runId, now);
+    }
+  }
+
+  /** The run finished with an answer. */
+  record Completed(String leaseToken, String answer, Usage usage, @Nullable String runId)
+      implements WorkerReport {
+    @Override
+    public @Nullable JobChange applyTo(Job job, Instant now, JobLimits limits) {
+      return job.complete(leaseToken, answer, limits.resultMaxBytes(), usage, runId, now);
+    }
+  }
+
+  /** The run failed. */
+  record Failed(String leaseToken, String error, Usage usage, @Nullable String runId)
+      implements WorkerReport {
+    @Override
+    public @Nullable JobChange applyTo(Job job, Instant now, JobLimits limits) {
+      return job.fail(leaseToken, error, limits.resultMaxBytes(), usage, runId, now);
+    }
+  }
+}

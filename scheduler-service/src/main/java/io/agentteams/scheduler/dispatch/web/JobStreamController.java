@@ -1,0 +1,66 @@
+package io.agentteams.scheduler.dispatch.web;
+
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.dispatch.application.PullStreams;
+import io.agentteams.scheduler.dispatch.domain.AgentKey;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Flux;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code GET /api/v1/agents/{agentId}/jobs/stream}: an agent worker's stream of admitted jobs
+ * (event {@code job}), each under a lease the worker asked for with {@code lease_seconds}. Idle
+ * streams get heartbeat comments. Offers are claimed, not replayed: a job whose offer was lost in
+ * transit is offered again for reconciliation once its lease lapses.
+ */
+@RestController
+public class JobStreamController {
+
+  private final PullStreams streams;
+  private final JsonMapper json;
+  private final SchedulerProperties.Dispatch properties;
+
+  public JobStreamController(PullStreams streams, JsonMapper json, SchedulerProperties properties) {
+    this.streams = streams;
+    this.json = json;
+    this.properties = properties.dispatch();
+  }
+
+  @GetMapping(
+      path = "/api/v1/agents/{agentId}/jobs/stream",
+      produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+  public Flux<ServerSentEvent<OfferView>> stream(
+      Caller.Worker worker,
+      @PathVariable String agentId,
+      @RequestParam(name = "lease_seconds", required = false) @Nullable Integer leaseSeconds) {
+    if (!worker.agentId().equals(agentId)) {
+      throw new ProblemException(
+          ProblemException.Kind.FORBIDDEN,
+          "other-agent",
+          "a worker token streams the jobs of its own agent only");
+    }
+    Flux<ServerSentEvent<OfferView>> offers =
+        streams
+            .offers(new AgentKey(worker.ownerId(), agentId), streams.leaseTtl(leaseSeconds))
+            .map(
+                offer ->
+                    ServerSentEvent.builder(OfferView.of(offer, json))
+                        .event("job")
+                        .id(offer.spec().id() + ":" + offer.job().offers())
+                        .build());
+    Flux<ServerSentEvent<OfferView>> heartbeats =
+        Flux.interval(properties.streamHeartbeat())
+            .map(tick -> ServerSentEvent.<OfferView>builder().comment("heartbeat").build());
+    return Flux.concat(
+        Flux.just(ServerSentEvent.<OfferView>builder().comment("connected").build()),
+        Flux.merge(offers, heartbeats));
+  }
+}

@@ -1,0 +1,147 @@
+package io.agentteams.scheduler.dispatch.web;
+
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.scheduler.dispatch.application.LeasedDispatch;
+import io.agentteams.scheduler.dispatch.domain.WorkerReport;
+import io.agentteams.scheduler.job.domain.InputKind;
+import io.agentteams.scheduler.job.domain.Job;
+import io.agentteams.scheduler.job.domain.Lease;
+import io.agentteams.scheduler.job.domain.Question;
+import io.agentteams.scheduler.job.domain.Usage;
+import java.time.Instant;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code POST /api/v1/jobs/{jobId}/events}: a worker reports {@code started}, {@code heartbeat},
+ * {@code input_required}, {@code completed} or {@code failed} under its lease token. A token that a
+ * newer offer replaced is refused with 409 {@code stale-lease}; repeating a report is harmless.
+ */
+@RestController
+public class WorkerEventsController {
+
+  private final LeasedDispatch dispatch;
+
+  public WorkerEventsController(LeasedDispatch dispatch) {
+    this.dispatch = dispatch;
+  }
+
+  @PostMapping("/api/v1/jobs/{jobId}/events")
+  public Mono<ReportResponse> report(
+      Caller.Worker worker, @PathVariable UUID jobId, @RequestBody WorkerEvent body) {
+    return Mono.fromCallable(() -> body.toReport())
+        .flatMap(report -> dispatch.report(worker, jobId, report))
+        .map(job -> ReportResponse.of(job, dispatch));
+  }
+
+  /**
+   * One report.
+   *
+   * @param type started, heartbeat, input_required, completed or failed
+   * @param leaseToken the token of the offer the report answers
+   * @param runId the runtime's id for the run, if it has one
+   * @param question for input_required: {@code {kind: clarification, text}} or {@code {kind:
+   *     interrupt, payload}}
+   * @param answer for completed: the final answer
+   * @param error for failed: what went wrong
+   * @param usage for completed and failed: tokens and cost units used
+   */
+  public record WorkerEvent(
+      @Nullable String type,
+      @Nullable String leaseToken,
+      @Nullable String runId,
+      @Nullable QuestionBody question,
+      @Nullable String answer,
+      @Nullable String error,
+      @Nullable UsageBody usage) {
+
+    WorkerReport toReport() {
+      if (leaseToken == null || leaseToken.isBlank()) {
+        throw ProblemException.invalid("missing-lease-token", "a report needs its lease token");
+      }
+      Usage used = usage == null ? Usage.NONE : usage.toUsage();
+      return switch (type == null ? "" : type) {
+        case "started" -> new WorkerReport.Started(leaseToken, runId);
+        case "heartbeat" -> new WorkerReport.Heartbeat(leaseToken, runId);
+        case "input_required" ->
+            new WorkerReport.InputRequired(leaseToken, parsedQuestion(), runId);
+        case "completed" ->
+            new WorkerReport.Completed(leaseToken, answer == null ? "" : answer, used, runId);
+        case "failed" ->
+            new WorkerReport.Failed(
+                leaseToken, error == null || error.isBlank() ? "failed" : error, used, runId);
+        default ->
+            throw ProblemException.invalid(
+                "unknown-event",
+                "type must be started, heartbeat, input_required, completed or failed");
+      };
+    }
+
+    private Question parsedQuestion() {
+      if (question == null || question.kind() == null) {
+        throw ProblemException.invalid("missing-question", "input_required needs a question");
+      }
+      return switch (question.kind()) {
+        case "clarification" ->
+            new Question(InputKind.CLARIFICATION, question.text() == null ? "" : question.text());
+        case "interrupt" -> {
+          if (question.payload() == null) {
+            throw ProblemException.invalid("missing-payload", "an interrupt needs a payload");
+          }
+          yield new Question(InputKind.INTERRUPT, question.payload().toString());
+        }
+        default ->
+            throw ProblemException.invalid(
+                "unknown-question-kind", "question kind must be clarification or interrupt");
+      };
+    }
+  }
+
+  /** A question: text for a clarification, a JSON payload for an interrupt. */
+  public record QuestionBody(
+      @Nullable String kind, @Nullable String text, @Nullable JsonNode payload) {}
+
+  /** Usage a run reports. */
+  public record UsageBody(@Nullable Long tokens, @Nullable Long costUnits) {
+    Usage toUsage() {
+      try {
+        return new Usage(tokens == null ? 0 : tokens, costUnits == null ? 0 : costUnits);
+      } catch (IllegalArgumentException e) {
+        throw ProblemException.invalid("invalid-usage", e.getMessage());
+      }
+    }
+  }
+
+  /**
+   * The job after the report. While the job is still leased, a fresh member token comes along so a
+   * long run never outlives its token.
+   */
+  public record ReportResponse(
+      UUID jobId,
+      String state,
+      long revision,
+      @Nullable Instant leaseExpiresAt,
+      @Nullable String memberToken,
+      @Nullable Instant memberTokenExpiresAt) {
+
+    static ReportResponse of(Job job, LeasedDispatch dispatch) {
+      boolean leased = job.state().holdsSlot();
+      Lease lease = job.lease();
+      LeasedDispatch.MemberToken token = leased ? dispatch.memberToken(job) : null;
+      return new ReportResponse(
+          job.id(),
+          job.state().wire(),
+          job.revision(),
+          leased && lease != null ? lease.expiresAt() : null,
+          token == null ? null : token.token(),
+          token == null ? null : token.expiresAt());
+    }
+  }
+}

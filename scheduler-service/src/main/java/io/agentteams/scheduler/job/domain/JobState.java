@@ -1,0 +1,48 @@
+package io.agentteams.scheduler.job.domain;
+
+import java.util.Arrays;
+
+/** Where a job is in its life. */
+public enum JobState {
+  /** Waiting for admission: new, or answered after a question. */
+  QUEUED("queued"),
+  /** Holds a slot and waits for (or has been offered to) its agent's runtime. */
+  ADMITTED("admitted"),
+  /** Its runtime reported it started. */
+  RUNNING("running"),
+  /** Stopped with a question; released its slot but still holds its conversation. */
+  WAITING_INPUT("waiting_input"),
+  /** Its lease or admission outcome cannot be known yet; holds its slot until reconciled. */
+  UNKNOWN("unknown"),
+  COMPLETED("completed"),
+  FAILED("failed"),
+  CANCELLED("cancelled");
+
+  private final String wire;
+
+  JobState(String wire) {
+    this.wire = wire;
+  }
+
+  /** The name on the wire and in the database. */
+  public String wire() {
+    return wire;
+  }
+
+  public static JobState fromWire(String wire) {
+    return Arrays.stream(values())
+        .filter(state -> state.wire.equals(wire))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("unknown job state " + wire));
+  }
+
+  /** Whether a job in this state occupies one of the global admission slots. */
+  public boolean holdsSlot() {
+    return this == ADMITTED || this == RUNNING || this == UNKNOWN;
+  }
+
+  /** Whether the job is over; a finished job never changes state again. */
+  public boolean finished() {
+    return this == COMPLETED || this == FAILED || this == CANCELLED;
+  }
+}

@@ -1,0 +1,30 @@
+package io.agentteams.scheduler.job.domain;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * The right to report on a job, handed to one runtime with one offer. A newer offer replaces the
+ * token, so reports carrying an older one are refused (fencing).
+ *
+ * @param token the secret the runtime sends with every report
+ * @param expiresAt when the lease lapses unless a report renews it
+ * @param ttl how much each report extends it by
+ */
+public record Lease(String token, Instant expiresAt, Duration ttl) {
+
+  public Lease {
+    Objects.requireNonNull(token, "token");
+    Objects.requireNonNull(expiresAt, "expires at");
+    Objects.requireNonNull(ttl, "ttl");
+  }
+
+  public boolean expiredAt(Instant now) {
+    return expiresAt.isBefore(now);
+  }
+
+  public Lease renewedAt(Instant now) {
+    return new Lease(token, now.plus(ttl), ttl);
+  }
+}

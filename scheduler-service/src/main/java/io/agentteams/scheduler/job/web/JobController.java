@@ -1,0 +1,48 @@
+package io.agentteams.scheduler.job.web;
+
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.scheduler.job.application.JobCommands;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** {@code /api/v1/jobs/{jobId}}: the owner reads, answers and cancels a job. */
+@RestController
+public class JobController {
+
+  private final JobCommands commands;
+  private final JsonMapper json;
+
+  public JobController(JobCommands commands, JsonMapper json) {
+    this.commands = commands;
+    this.json = json;
+  }
+
+  @GetMapping("/api/v1/jobs/{jobId}")
+  public Mono<JobView> get(Caller.Owner owner, @PathVariable UUID jobId) {
+    return commands.find(owner, jobId).map(job -> JobView.of(job, json));
+  }
+
+  /** Answers a clarification with {@code text}, or an interrupt with a JSON {@code response}. */
+  @PostMapping("/api/v1/jobs/{jobId}/answer")
+  public Mono<JobView> answer(
+      Caller.Owner owner, @PathVariable UUID jobId, @RequestBody AnswerRequest body) {
+    String response = body.response() == null ? null : json.writeValueAsString(body.response());
+    return commands.answer(owner, jobId, body.text(), response).map(job -> JobView.of(job, json));
+  }
+
+  @PostMapping("/api/v1/jobs/{jobId}/cancel")
+  public Mono<JobView> cancel(Caller.Owner owner, @PathVariable UUID jobId) {
+    return commands.cancel(owner, jobId).map(job -> JobView.of(job, json));
+  }
+
+  /** An answer: text for a clarification or a JSON response for an interrupt. */
+  public record AnswerRequest(@Nullable String text, @Nullable JsonNode response) {}
+}

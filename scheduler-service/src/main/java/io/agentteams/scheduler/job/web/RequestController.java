@@ -1,0 +1,70 @@
+package io.agentteams.scheduler.job.web;
+
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.scheduler.job.application.JobRequests;
+import java.util.List;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code POST /api/v1/teams/{teamId}/requests}: the owner asks selected members (one job each), or
+ * a member hands work to another member ({@code send_member}).
+ */
+@RestController
+public class RequestController {
+
+  private final JobRequests requests;
+  private final JsonMapper json;
+
+  public RequestController(JobRequests requests, JsonMapper json) {
+    this.requests = requests;
+    this.json = json;
+  }
+
+  @PostMapping("/api/v1/teams/{teamId}/requests")
+  public Mono<ResponseEntity<RequestResponse>> submit(
+      Caller caller, @PathVariable UUID teamId, @RequestBody NewRequest body) {
+    List<String> recipients = body.recipients() == null ? List.of() : body.recipients();
+    Mono<JobRequests.Submitted> submitted;
+    if (caller instanceof Caller.Owner owner) {
+      submitted = requests.submit(owner, teamId, recipients, body.text(), body.idempotencyKey());
+    } else if (caller instanceof Caller.Member member) {
+      submitted = requests.handOff(member, teamId, recipients, body.text(), body.idempotencyKey());
+    } else {
+      return Mono.error(
+          new ProblemException(
+              ProblemException.Kind.FORBIDDEN,
+              "wrong-caller-kind",
+              "only an owner or a member of the team sends requests"));
+    }
+    return submitted.map(
+        result ->
+            ResponseEntity.status(result.replayed() ? HttpStatus.OK : HttpStatus.CREATED)
+                .body(
+                    new RequestResponse(
+                        result.jobs().stream().map(job -> JobView.of(job, json)).toList(),
+                        result.replayed())));
+  }
+
+  /**
+   * A request.
+   *
+   * @param recipients the selected members (exactly one for a member's hand-off)
+   * @param text what is asked
+   * @param idempotencyKey makes retries safe: the same key returns the same jobs
+   */
+  public record NewRequest(
+      @Nullable List<String> recipients, @Nullable String text, @Nullable String idempotencyKey) {}
+
+  /** The jobs a request created (or, replayed, had created). */
+  public record RequestResponse(List<JobView> jobs, boolean replayed) {}
+}

@@ -1,0 +1,34 @@
+package io.agentteams.scheduler;
+
+import io.agentteams.platform.test.RealInfrastructure;
+import io.agentteams.scheduler.support.TestClock;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.context.annotation.Import;
+
+/**
+ * scheduler-service running on a random port against the shared Kafka and its own database, with a
+ * clock tests can move forward. Every test class with this annotation shares one context.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@RealInfrastructure(database = "scheduler")
+@SpringBootTest(
+    classes = SchedulerApplication.class,
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "spring.config.name=" + SchedulerApplication.CONFIG_NAME,
+      "agentteams.scheduler.replica-id=replica-main",
+      "agentteams.scheduler.dispatch.sweep-interval=200ms",
+      "agentteams.scheduler.dispatch.poll-interval=500ms",
+      "agentteams.scheduler.admission.poll-interval=500ms",
+      "agentteams.scheduler.admission.metrics-interval=500ms",
+      "agentteams.outbox.poll-interval=200ms"
+    })
+@AutoConfigureWebTestClient
+@Import(TestClock.Configuration.class)
+public @interface SchedulerServiceTest {}

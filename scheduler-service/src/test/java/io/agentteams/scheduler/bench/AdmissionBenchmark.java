@@ -1,0 +1,485 @@
+package io.agentteams.scheduler.bench;
+
+import io.agentteams.contracts.Topics;
+import io.agentteams.contracts.team.RosterMember;
+import io.agentteams.contracts.team.TeamCreated;
+import io.agentteams.platform.event.EventCodec;
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.roster.Rosters;
+import io.agentteams.platform.test.Database;
+import io.agentteams.platform.test.TestInfrastructure;
+import io.agentteams.scheduler.SchedulerApplication;
+import io.agentteams.scheduler.admission.application.AdmissionLoop;
+import io.agentteams.scheduler.admission.persistence.AdmissionStore;
+import io.agentteams.scheduler.dispatch.application.DispatchPort;
+import io.agentteams.scheduler.dispatch.application.PullStreams;
+import io.agentteams.scheduler.dispatch.domain.AgentKey;
+import io.agentteams.scheduler.dispatch.domain.Offer;
+import io.agentteams.scheduler.dispatch.domain.WorkerReport;
+import io.agentteams.scheduler.job.application.JobRequests;
+import io.agentteams.scheduler.job.domain.InputKind;
+import io.agentteams.scheduler.job.domain.Job;
+import io.agentteams.scheduler.job.domain.Question;
+import io.agentteams.scheduler.job.domain.Usage;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
+import org.HdrHistogram.Histogram;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.r2dbc.core.DatabaseClient;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Admission throughput and queue-to-admitted latency of scheduler-service, beside the raw {@code
+ * FOR UPDATE SKIP LOCKED} claim rate on the same database in the same run.
+ *
+ * <ul>
+ *   <li><b>Raw floor</b>: 1,000 queued rows in a bare table, claimed one row per statement by 8
+ *       concurrent claimers (the classic worker-queue claim), until none is left.
+ *   <li><b>Admission drain</b>: 1,000 queued jobs (10 owners, each job the head of its own
+ *       conversation) and capacity for all of them, admitted by the real admission loop: the
+ *       rotation, the slot rows, the bulk admission and one {@code JobStateChanged} outbox event
+ *       per job, in passes of at most {@code max-per-pass}. This is the figure compared with the
+ *       raw rate.
+ *   <li><b>Full lifecycle on 8 slots</b> (context, no target): 1,000 queued jobs through admission,
+ *       a leased offer and a completion report, the runtime answering at once.
+ *   <li><b>Queue-to-admitted latency</b>: 1,000 queued jobs stay in the queue behind conversations
+ *       waiting for input (so every pass has to look past them), 8 slots, and 500 new jobs arrive
+ *       at 100 per second, each run and completed at once; the time from each job's commit (and,
+ *       separately, from its queued timestamp) to its admission.
+ * </ul>
+ *
+ * <p>Run: {@code ./mvnw -Dbench=admission -pl scheduler-service -am verify}
+ */
+public final class AdmissionBenchmark {
+
+  static final int JOBS = 1_000;
+  static final int OWNERS = 10;
+  static final int CLAIMERS = 8;
+  static final int ROUNDS = 3;
+  static final int PROBES = 500;
+  static final Duration PROBE_INTERVAL = Duration.ofMillis(10);
+  static final String INPUT = "Summarise the findings of the previous step in five bullet points.";
+
+  private final ConfigurableApplicationContext app;
+  private final DatabaseClient db;
+  private final JobRequests requests;
+  private final AdmissionLoop loop;
+  private final AdmissionStore admission;
+  private final DispatchPort dispatch;
+  private final PullStreams streams;
+  private final KafkaTemplate<Object, Object> kafka;
+  private final EventCodec codec;
+  private final Rosters rosters;
+
+  @SuppressWarnings("unchecked")
+  AdmissionBenchmark(ConfigurableApplicationContext app) {
+    this.app = app;
+    this.db = app.getBean(DatabaseClient.class);
+    this.requests = app.getBean(JobRequests.class);
+    this.loop = app.getBean(AdmissionLoop.class);
+    this.admission = app.getBean(AdmissionStore.class);
+    this.dispatch = app.getBean(DispatchPort.class);
+    this.streams = app.getBean(PullStreams.class);
+    this.kafka = app.getBean(KafkaTemplate.class);
+    this.codec = app.getBean(EventCodec.class);
+    this.rosters = app.getBean(Rosters.class);
+  }
+
+  public static void main(String[] args) throws Exception {
+    TestInfrastructure infrastructure = TestInfrastructure.shared();
+    Database database = infrastructure.freshDatabase("schedbench");
+    ConfigurableApplicationContext app =
+        SchedulerApplication.application()
+            .run(
+                "--server.port=0",
+                "--spring.r2dbc.url=" + database.r2dbcUrl(),
+                "--spring.r2dbc.username=" + database.username(),
+                "--spring.r2dbc.password=" + database.password(),
+                "--spring.flyway.url=" + database.jdbcUrl(),
+                "--spring.flyway.user=" + database.username(),
+                "--spring.flyway.password=" + database.password(),
+                "--spring.kafka.bootstrap-servers=" + infrastructure.kafkaBootstrapServers(),
+                "--agentteams.scheduler.admission.enabled=false",
+                "--agentteams.scheduler.replica-id=bench",
+                // The probe owner sends 500 one-recipient requests to one team; the default team
+                // limit (100) would refuse all but the first hundred.
+                "--agentteams.scheduler.jobs.team-max-requests=" + PROBES,
+                "--logging.level.root=WARN");
+    System.out.printf(
+        "Admission benchmark: embedded Kafka and Postgres, %d cores, %d queued jobs%n",
+        Runtime.getRuntime().availableProcessors(), JOBS);
+    AdmissionBenchmark bench = new AdmissionBenchmark(app);
+    try {
+      bench.run();
+    } finally {
+      app.close();
+    }
+    System.exit(0);
+  }
+
+  void run() throws Exception {
+    List<Team> teams = new ArrayList<>();
+    for (int o = 0; o < OWNERS; o++) {
+      teams.add(team("owner-" + o, JOBS / OWNERS));
+    }
+    // The standing queue of the latency run: 20 owners, 5 conversations each, 10 jobs behind
+    // each conversation's head (55 requests per team, within the team limit).
+    List<Team> blocked = new ArrayList<>();
+    for (int o = 0; o < 20; o++) {
+      blocked.add(team("blocked-" + o, 5));
+    }
+    Team probes = team("probe-owner", PROBES);
+
+    // Warm-up: one unmeasured round of each, so the JIT compiled the hot paths.
+    rawClaimRate();
+    drainRate(teams);
+
+    List<Double> raw = new ArrayList<>();
+    List<Double> drain = new ArrayList<>();
+    for (int round = 0; round < ROUNDS; round++) {
+      raw.add(rawClaimRate());
+      drain.add(drainRate(teams));
+      System.out.printf(
+          "round %d: raw %.0f rows/s, admission drain %.0f jobs/s%n",
+          round + 1, raw.get(round), drain.get(round));
+    }
+    double lifecycle = lifecycleRate(teams);
+    Latency latency = latency(blocked, probes);
+
+    double rawRate = median(raw);
+    double drainRate = median(drain);
+    System.out.printf(
+        "%nRaw SKIP LOCKED claims (%d claimers, 1 row each)   %8.0f rows/s   rounds %s%n",
+        CLAIMERS, rawRate, rounded(raw));
+    System.out.printf(
+        "Admission drain (capacity for all, real loop)     %8.0f jobs/s   rounds %s%n",
+        drainRate, rounded(drain));
+    System.out.printf(
+        "Full lifecycle on 8 slots (admit, offer, complete) %7.0f jobs/s%n", lifecycle);
+    System.out.printf(
+        "Queue-to-admitted, %d jobs at 100/s beside %d queued: from commit p50 %.1f ms p99 %.1f ms max %.1f ms;"
+            + " from queued_at p50 %.1f ms p99 %.1f ms%n",
+        PROBES,
+        JOBS,
+        latency.fromCommitP50(),
+        latency.fromCommitP99(),
+        latency.fromCommitMax(),
+        latency.fromQueuedP50(),
+        latency.fromQueuedP99());
+    System.out.printf(
+        "%nRatios: admission drain / raw claims = %.0f%% (target >= 50%%); queue-to-admitted p99 = %.1f ms"
+            + " (target <= 50 ms)%n",
+        100.0 * drainRate / rawRate, latency.fromCommitP99());
+  }
+
+  // ---- raw floor ----
+
+  double rawClaimRate() {
+    db.sql(
+            "CREATE TABLE IF NOT EXISTS bench_raw_queue (id bigserial PRIMARY KEY,"
+                + " state text NOT NULL, payload text NOT NULL)")
+        .fetch()
+        .rowsUpdated()
+        .block();
+    db.sql("TRUNCATE bench_raw_queue").fetch().rowsUpdated().block();
+    db.sql(
+            "INSERT INTO bench_raw_queue (state, payload) SELECT 'queued', :payload"
+                + " FROM generate_series(1, :n)")
+        .bind("payload", INPUT)
+        .bind("n", JOBS)
+        .fetch()
+        .rowsUpdated()
+        .block();
+    db.sql("ANALYZE bench_raw_queue").fetch().rowsUpdated().block();
+    Mono<Long> claim =
+        db.sql(
+                """
+                UPDATE bench_raw_queue SET state = 'claimed'
+                WHERE id = (SELECT id FROM bench_raw_queue WHERE state = 'queued'
+                            ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+                RETURNING id
+                """)
+            .map(row -> row.get("id", Long.class))
+            .one();
+    long start = System.nanoTime();
+    long claimed =
+        Flux.range(0, CLAIMERS)
+            .flatMap(
+                claimer ->
+                    Mono.defer(() -> claim.defaultIfEmpty(-1L))
+                        .repeat()
+                        .takeWhile(id -> id > 0)
+                        .count())
+            .reduce(0L, Long::sum)
+            .block();
+    double seconds = (System.nanoTime() - start) / 1e9;
+    check(claimed == JOBS, "raw claimers claimed " + claimed);
+    return JOBS / seconds;
+  }
+
+  // ---- admission drain ----
+
+  double drainRate(List<Team> teams) {
+    reset();
+    admission.configureCapacity(JOBS).block();
+    queueOnePerConversation(teams);
+    long start = System.nanoTime();
+    int admitted = loop.drain().block();
+    double seconds = (System.nanoTime() - start) / 1e9;
+    check(admitted == JOBS, "the drain admitted " + admitted);
+    check(count("state = 'admitted' AND admissions = 1") == JOBS, "not every job admitted once");
+    return JOBS / seconds;
+  }
+
+  // ---- full lifecycle ----
+
+  double lifecycleRate(List<Team> teams) throws InterruptedException {
+    reset();
+    admission.configureCapacity(8).block();
+    queueOnePerConversation(teams);
+    long start = System.nanoTime();
+    loop.run();
+    List<Disposable> workers = teams.stream().map(this::completeEverything).toList();
+    waitUntil(() -> count("state = 'completed'") == JOBS, Duration.ofMinutes(10));
+    double seconds = (System.nanoTime() - start) / 1e9;
+    workers.forEach(Disposable::dispose);
+    loop.stop();
+    return JOBS / seconds;
+  }
+
+  // ---- latency beside a queue ----
+
+  record Latency(
+      double fromCommitP50,
+      double fromCommitP99,
+      double fromCommitMax,
+      double fromQueuedP50,
+      double fromQueuedP99) {}
+
+  Latency latency(List<Team> blocked, Team probes) throws InterruptedException {
+    reset();
+    // The standing queue: every conversation gets a head that asks a question, and ten jobs
+    // queue behind each head.
+    admission.configureCapacity(JOBS).block();
+    queueOnePerConversation(blocked);
+    loop.drain().block();
+    for (Team team : blocked) {
+      AgentKey agent = new AgentKey(team.owner(), team.agent());
+      List<Offer> heads = dispatch.claim(agent, JOBS, Duration.ofMinutes(30)).collectList().block();
+      Flux.fromIterable(heads)
+          .concatMap(
+              offer ->
+                  dispatch.report(
+                      new Caller.Worker(team.owner(), team.agent()),
+                      offer.spec().id(),
+                      new WorkerReport.InputRequired(
+                          offer.lease().token(),
+                          new Question(InputKind.CLARIFICATION, "Which scope?"),
+                          null)))
+          .blockLast();
+    }
+    for (int i = 0; i < 10; i++) {
+      queueOnePerConversation(blocked);
+    }
+    check(count("state = 'queued'") == JOBS, "the standing queue is not " + JOBS);
+    admission.configureCapacity(8).block();
+
+    loop.run();
+    Disposable worker = completeEverything(probes);
+    Map<UUID, Instant> committed = new ConcurrentHashMap<>();
+    Flux.interval(PROBE_INTERVAL)
+        .onBackpressureBuffer()
+        .take(PROBES)
+        .concatMap(
+            i ->
+                requests
+                    .submit(
+                        new Caller.Owner(probes.owner()),
+                        probes.id(),
+                        List.of(probes.member(i.intValue())),
+                        INPUT,
+                        "probe-" + i)
+                    .doOnNext(
+                        submitted -> committed.put(submitted.jobs().get(0).id(), Instant.now())))
+        .blockLast();
+    waitUntil(
+        () -> count("team_id = '" + probes.id() + "' AND admitted_at IS NOT NULL") == PROBES,
+        Duration.ofMinutes(5));
+    worker.dispose();
+    loop.stop();
+
+    Histogram fromCommit = new Histogram(TimeUnit.MINUTES.toMicros(5), 3);
+    Instant first = committed.values().stream().min(Instant::compareTo).orElseThrow();
+    List<long[]> slow = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Histogram fromQueued = new Histogram(TimeUnit.MINUTES.toMicros(5), 3);
+    db.sql("SELECT id, queued_at, admitted_at FROM job WHERE team_id = :team")
+        .bind("team", probes.id())
+        .map(
+            row ->
+                new Object[] {
+                  row.get("id", UUID.class),
+                  row.get("queued_at", OffsetDateTime.class).toInstant(),
+                  row.get("admitted_at", OffsetDateTime.class).toInstant()
+                })
+        .all()
+        .doOnNext(
+            row -> {
+              Instant queued = (Instant) row[1];
+              Instant admitted = (Instant) row[2];
+              Instant commit = committed.get((UUID) row[0]);
+              fromCommit.recordValue(Math.max(0, micros(commit, admitted)));
+              slow.add(new long[] {micros(first, commit) / 1000, micros(commit, admitted) / 1000});
+              fromQueued.recordValue(Math.max(0, micros(queued, admitted)));
+            })
+        .blockLast();
+    check(count("team_id <> '" + probes.id() + "' AND state = 'queued'") == JOBS, "queue moved");
+    // Where the tail comes from: when the slowest probes were committed, and how long they waited.
+    System.out.println(
+        "slowest probes (ms into the run: ms waited): "
+            + slow.stream()
+                .sorted((a, b) -> Long.compare(b[1], a[1]))
+                .limit(12)
+                .map(x -> x[0] + ": " + x[1])
+                .toList());
+    return new Latency(
+        fromCommit.getValueAtPercentile(50) / 1e3,
+        fromCommit.getValueAtPercentile(99) / 1e3,
+        fromCommit.getMaxValue() / 1e3,
+        fromQueued.getValueAtPercentile(50) / 1e3,
+        fromQueued.getValueAtPercentile(99) / 1e3);
+  }
+
+  /** A runtime for the team's agent that completes every job it is offered, at once. */
+  Disposable completeEverything(Team team) {
+    Caller.Worker worker = new Caller.Worker(team.owner(), team.agent());
+    return streams
+        .offers(new AgentKey(team.owner(), team.agent()), Duration.ofMinutes(5))
+        .flatMap(
+            offer ->
+                dispatch
+                    .report(
+                        worker,
+                        offer.spec().id(),
+                        new WorkerReport.Completed(offer.lease().token(), "done", Usage.NONE, null))
+                    .onErrorResume(e -> Mono.<Job>empty()),
+            16)
+        .subscribe();
+  }
+
+  // ---- set-up ----
+
+  /** An owner's team of {@code size} members, each with its own conversation. */
+  record Team(UUID id, String owner, String agent, List<String> members) {
+    String member(int i) {
+      return members.get(i);
+    }
+  }
+
+  Team team(String owner, int size) {
+    UUID id = UUID.randomUUID();
+    String agent = "agent-" + owner;
+    List<String> names = IntStream.range(0, size).mapToObj(i -> "m" + i).toList();
+    TeamCreated created =
+        new TeamCreated(
+            id.toString(),
+            owner,
+            "bench",
+            "bench",
+            "ready",
+            names.stream()
+                .map(name -> new RosterMember(name, agent, false, owner + "-" + name))
+                .toList(),
+            1);
+    kafka
+        .send(
+            Topics.TEAM_EVENTS,
+            id.toString(),
+            codec.write(codec.envelope(created, id.toString(), owner, 1, null)))
+        .join();
+    try {
+      waitUntil(() -> rosters.find(id).blockOptional().isPresent(), Duration.ofMinutes(1));
+    } catch (InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+    return new Team(id, owner, agent, names);
+  }
+
+  /** One job for every member of every team, each in its own conversation. */
+  void queueOnePerConversation(List<Team> teams) {
+    Flux.fromIterable(teams)
+        .flatMap(
+            team ->
+                requests.submit(
+                    new Caller.Owner(team.owner()),
+                    team.id(),
+                    team.members(),
+                    INPUT,
+                    UUID.randomUUID().toString()),
+            4)
+        .blockLast();
+  }
+
+  /** Empties the scheduler's tables between measurements (benchmark only). */
+  void reset() {
+    db.sql("TRUNCATE job, request_key, team_quota, chain, owner_usage")
+        .fetch()
+        .rowsUpdated()
+        .then(
+            db.sql("UPDATE admission_slot SET job_id = NULL, held_since = NULL")
+                .fetch()
+                .rowsUpdated())
+        .then(
+            db.sql("UPDATE admission_control SET rotation = '{}', served_in_turn = 0")
+                .fetch()
+                .rowsUpdated())
+        .block();
+  }
+
+  long count(String condition) {
+    return db.sql("SELECT count(*) AS n FROM job WHERE " + condition)
+        .map(row -> row.get("n", Long.class))
+        .one()
+        .block();
+  }
+
+  static void waitUntil(BooleanSupplier condition, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("gave up waiting after " + timeout);
+      }
+      Thread.sleep(5);
+    }
+  }
+
+  static long micros(Instant from, Instant to) {
+    return Duration.between(from, to).toNanos() / 1_000;
+  }
+
+  static double median(List<Double> values) {
+    List<Double> sorted = values.stream().sorted().toList();
+    return sorted.get(sorted.size() / 2);
+  }
+
+  static String rounded(List<Double> values) {
+    return values.stream().map(v -> String.format("%.0f", v)).toList().toString();
+  }
+
+  static void check(boolean condition, String what) {
+    if (!condition) {
+      throw new IllegalStateException(what);
+    }
+  }
+}

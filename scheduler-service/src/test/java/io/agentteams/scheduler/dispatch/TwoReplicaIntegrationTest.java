@@ -1,0 +1,467 @@
+package io.agentteams.scheduler.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.identity.CallerTokens;
+import io.agentteams.platform.test.Database;
+import io.agentteams.platform.test.TestInfrastructure;
+import io.agentteams.scheduler.SchedulerServiceTest;
+import io.agentteams.scheduler.support.ReplicaProcess;
+import io.agentteams.scheduler.support.SchedulerIntegrationTest;
+import io.agentteams.scheduler.support.Teams;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.web.reactive.function.client.WebClient;
+import org.springframework.web.reactive.function.client.WebClientRequestException;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.util.retry.Retry;
+
+/**
+ * Two replicas on one database: this test's own context and a second scheduler-service in its own
+ * JVM, which one test kills with SIGKILL in the middle of dispatching and starts again.
+ */
+@SchedulerServiceTest
+class TwoReplicaIntegrationTest extends SchedulerIntegrationTest {
+
+  private static final int SLOTS = 8;
+  private static final ParameterizedTypeReference<ServerSentEvent<Map<String, Object>>> EVENTS =
+      new ParameterizedTypeReference<>() {};
+
+  private Database database;
+  private ReplicaProcess other;
+
+  @BeforeAll
+  void startTheOtherReplica() {
+    database = TestInfrastructure.shared().database("scheduler");
+    other =
+        ReplicaProcess.start(
+            "replica-other",
+            database,
+            TestInfrastructure.shared().kafkaBootstrapServers(),
+            Map.of(
+                "agentteams.scheduler.dispatch.sweep-interval", "200ms",
+                "agentteams.scheduler.dispatch.poll-interval", "500ms",
+                "agentteams.scheduler.admission.poll-interval", "500ms",
+                "agentteams.outbox.poll-interval", "200ms"));
+  }
+
+  @AfterAll
+  void stopTheOtherReplica() {
+    other.close();
+  }
+
+  @Test
+  void twoReplicasAdmitFiveHundredJobsNeverMoreThanTheSlotsAtOnceAndNoneTwice() throws Exception {
+    Map<UUID, String> deliveredBy = new ConcurrentHashMap<>();
+    Map<UUID, AtomicInteger> runs = new ConcurrentHashMap<>();
+    List<Teams.Team> fleet = new ArrayList<>();
+    List<String[]> agents = new ArrayList<>();
+    for (int o = 0; o < 5; o++) {
+      String owner = unique("owner" + o);
+      String agent = unique("agent");
+      fleet.add(teams.create(owner, Map.of("a", agent, "b", agent, "c", agent, "d", agent)));
+      agents.add(new String[] {owner, agent});
+    }
+    ActiveSampler sampler = new ActiveSampler(database);
+    List<Disposable> workers = new ArrayList<>();
+    try {
+      // Queue everything first; the first eight jobs are admitted at once and wait for workers.
+      List<UUID> jobs = new ArrayList<>();
+      for (int round = 0; round < 25; round++) {
+        for (Teams.Team team : fleet) {
+          jobs.addAll(request(team, List.of("a", "b", "c", "d"), "job " + round));
+        }
+      }
+      assertThat(jobs).hasSize(500);
+      long started = System.nanoTime();
+      // Each owner's agent has a worker stream on each replica.
+      for (String[] agent : agents) {
+        workers.add(work(agent[0], agent[1], baseUrl(), "replica-main", deliveredBy, runs));
+        workers.add(work(agent[0], agent[1], other.baseUrl(), "replica-other", deliveredBy, runs));
+      }
+      await().atMost(Duration.ofMinutes(4)).until(() -> count("state = 'completed'", fleet) == 500);
+      System.out.printf(
+          "500 jobs through two replicas in %d ms, mean active %.2f%n",
+          (System.nanoTime() - started) / 1_000_000, sampler.meanActive());
+    } finally {
+      sampler.stop();
+      workers.forEach(Disposable::dispose);
+    }
+
+    assertThat(sampler.maxActive()).as("jobs holding a slot at once").isBetween(2, SLOTS);
+    assertThat(sampler.maxSlotsHeld()).isLessThanOrEqualTo(SLOTS);
+    assertThat(count("admissions <> 1", fleet)).as("jobs admitted other than once").isZero();
+    assertThat(count("offers <> 1", fleet)).as("jobs offered other than once").isZero();
+    assertThat(runs.values().stream().filter(n -> n.get() != 1).count()).isZero();
+    assertThat(runs).hasSize(500);
+    Map<String, Long> admittedBy = admittedBy(fleet);
+    assertThat(admittedBy.keySet())
+        .as("both replicas admitted")
+        .contains("replica-main", "replica-other");
+    long crossed =
+        deliveredBy.entrySet().stream()
+            .filter(e -> !e.getValue().equals(admittedByOf(e.getKey())))
+            .count();
+    assertThat(crossed)
+        .as("jobs a replica admitted and a stream on the other replica delivered")
+        .isPositive();
+    List<UUID> all = allJobs(fleet);
+    long waitingForEvents = System.nanoTime();
+    await()
+        .atMost(Duration.ofMinutes(2))
+        .untilAsserted(
+            () -> {
+              for (UUID job : all) {
+                assertThat(events.states(job))
+                    .as("events of %s", job)
+                    .containsExactly("queued", "admitted", "running", "completed");
+              }
+            });
+    System.out.printf(
+        "events checked after %d ms; %d delivered across replicas%n",
+        (System.nanoTime() - waitingForEvents) / 1_000_000, crossed);
+  }
+
+  @Test
+  void aReplicaKilledMidDispatchAndStartedAgainLosesNothingAndDuplicatesNothing() {
+    String owner = unique("quinn");
+    String agent = unique("agent");
+    Teams.Team team = teams.create(owner, Map.of("a", agent, "b", agent, "c", agent, "d", agent));
+    RecordingWorker worker = new RecordingWorker(tokens, owner, agent, other.baseUrl(), baseUrl());
+    worker.start();
+    try {
+      List<UUID> jobs = new ArrayList<>();
+      for (int round = 0; round < 15; round++) {
+        jobs.addAll(request(team, List.of("a", "b", "c", "d"), "step " + round));
+      }
+      await().atMost(Duration.ofMinutes(2)).until(() -> worker.completed() >= 15);
+
+      int completedAtKill = worker.completed();
+      other.kill();
+      int beforeRestart = worker.offersReceived();
+      other.restart();
+      await()
+          .atMost(Duration.ofMinutes(3))
+          .until(() -> count("state = 'completed'", List.of(team)) == 60);
+
+      System.out.printf(
+          "killed after %d completions and %d offers; %d offers in all, %d to reconcile%n",
+          completedAtKill, beforeRestart, worker.offersReceived(), worker.reconciliations.get());
+      assertThat(worker.offersReceived())
+          .as("the restarted replica went on dispatching")
+          .isGreaterThan(beforeRestart);
+      assertThat(worker.runs()).as("every job ran").hasSize(60);
+      assertThat(worker.runs().values()).as("no job ran twice").allMatch(n -> n == 1);
+      assertThat(count("state <> 'completed'", List.of(team))).isZero();
+      assertThat(count("admissions <> 1", List.of(team))).isZero();
+      assertThat(
+              db.sql(
+                      "SELECT count(*) AS n FROM admission_slot s JOIN job j ON j.id = s.job_id"
+                          + " WHERE j.team_id = :team")
+                  .bind("team", team.id())
+                  .map(row -> row.get("n", Long.class))
+                  .one()
+                  .block())
+          .as("no slot stays held by a finished job")
+          .isZero();
+      await()
+          .atMost(Duration.ofMinutes(2))
+          .untilAsserted(
+              () -> {
+                for (UUID job : jobs) {
+                  assertThat(events.ofType(job, "JobResultRecorded"))
+                      .as("result of %s", job)
+                      .hasSize(1);
+                  assertThat(events.states(job).stream().filter("completed"::equals)).hasSize(1);
+                }
+              });
+    } finally {
+      worker.stop();
+    }
+  }
+
+  /**
+   * A worker that runs every offer at once: reports started, then completed, to the replica whose
+   * stream delivered it.
+   */
+  private Disposable work(
+      String owner,
+      String agent,
+      String url,
+      String replica,
+      Map<UUID, String> deliveredBy,
+      Map<UUID, AtomicInteger> runs) {
+    AtomicBoolean connected = new AtomicBoolean();
+    Disposable stream =
+        stream(url, owner, agent, 30)
+            .doOnNext(event -> connected.set(true))
+            .filter(event -> "job".equals(event.event()) && event.data() != null)
+            .map(ServerSentEvent::data)
+            .flatMap(
+                offer -> {
+                  UUID job = UUID.fromString((String) offer.get("job_id"));
+                  deliveredBy.put(job, replica);
+                  runs.computeIfAbsent(job, id -> new AtomicInteger()).incrementAndGet();
+                  String lease = (String) offer.get("lease_token");
+                  return report(url, owner, agent, job, "started", lease, Map.of())
+                      .then(
+                          report(
+                              url, owner, agent, job, "completed", lease, Map.of("answer", "ok")))
+                      // A lost report shows up as a job that never completes.
+                      .onErrorResume(e -> Mono.empty());
+                },
+                16)
+            .subscribe();
+    await().atMost(Duration.ofSeconds(30)).untilTrue(connected);
+    return stream;
+  }
+
+  private Flux<ServerSentEvent<Map<String, Object>>> stream(
+      String url, String owner, String agent, int leaseSeconds) {
+    return WebClient.create(url)
+        .get()
+        .uri("/api/v1/agents/{agent}/jobs/stream?lease_seconds={s}", agent, leaseSeconds)
+        .header("Authorization", bearer(tokens, owner, agent))
+        .retrieve()
+        .bodyToFlux(EVENTS);
+  }
+
+  private Mono<Void> report(
+      String url,
+      String owner,
+      String agent,
+      UUID job,
+      String type,
+      String lease,
+      Map<String, Object> extra) {
+    return report(tokens, url, owner, agent, job, type, lease, extra);
+  }
+
+  private static Mono<Void> report(
+      CallerTokens tokens,
+      String url,
+      String owner,
+      String agent,
+      UUID job,
+      String type,
+      String lease,
+      Map<String, Object> extra) {
+    Map<String, Object> body = new HashMap<>(extra);
+    body.put("type", type);
+    body.put("lease_token", lease);
+    return WebClient.create(url)
+        .post()
+        .uri("/api/v1/jobs/{id}/events", job)
+        .header("Authorization", bearer(tokens, owner, agent))
+        .bodyValue(body)
+        .retrieve()
+        .toBodilessEntity()
+        .then();
+  }
+
+  private static String bearer(CallerTokens tokens, String owner, String agent) {
+    return "Bearer " + tokens.issue(new Caller.Worker(owner, agent), Duration.ofMinutes(5));
+  }
+
+  private long count(String condition, List<Teams.Team> of) {
+    return db.sql("SELECT count(*) AS n FROM job WHERE team_id = ANY(:teams) AND " + condition)
+        .bind("teams", of.stream().map(Teams.Team::id).toArray(UUID[]::new))
+        .map(row -> row.get("n", Long.class))
+        .one()
+        .block();
+  }
+
+  private List<UUID> allJobs(List<Teams.Team> of) {
+    return db.sql("SELECT id FROM job WHERE team_id = ANY(:teams)")
+        .bind("teams", of.stream().map(Teams.Team::id).toArray(UUID[]::new))
+        .map(row -> row.get("id", UUID.class))
+        .all()
+        .collectList()
+        .block();
+  }
+
+  private Map<String, Long> admittedBy(List<Teams.Team> of) {
+    return db.sql(
+            "SELECT admitted_by, count(*) AS n FROM job WHERE team_id = ANY(:teams) GROUP BY 1")
+        .bind("teams", of.stream().map(Teams.Team::id).toArray(UUID[]::new))
+        .map(row -> Map.entry(row.get("admitted_by", String.class), row.get("n", Long.class)))
+        .all()
+        .collectMap(Map.Entry::getKey, Map.Entry::getValue)
+        .block();
+  }
+
+  private String admittedByOf(UUID job) {
+    return db.sql("SELECT admitted_by FROM job WHERE id = :id")
+        .bind("id", job)
+        .map(row -> row.get("admitted_by", String.class))
+        .one()
+        .block();
+  }
+
+  /** Samples, from its own connection, every two milliseconds, how many jobs hold a slot. */
+  private static final class ActiveSampler {
+    private final AtomicInteger maxActive = new AtomicInteger();
+    private final AtomicInteger maxSlots = new AtomicInteger();
+    private final AtomicLong samples = new AtomicLong();
+    private final AtomicLong activeSum = new AtomicLong();
+    private final Connection connection;
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+
+    ActiveSampler(Database database) throws SQLException {
+      connection =
+          DriverManager.getConnection(database.jdbcUrl(), database.username(), database.password());
+      timer.scheduleAtFixedRate(this::sample, 0, 2, TimeUnit.MILLISECONDS);
+    }
+
+    private void sample() {
+      try (var statement = connection.createStatement();
+          ResultSet rs =
+              statement.executeQuery(
+                  "SELECT (SELECT count(*) FROM job"
+                      + " WHERE state IN ('admitted', 'running', 'unknown')),"
+                      + " (SELECT count(*) FROM admission_slot WHERE job_id IS NOT NULL)")) {
+        rs.next();
+        maxActive.accumulateAndGet(rs.getInt(1), Math::max);
+        maxSlots.accumulateAndGet(rs.getInt(2), Math::max);
+        samples.incrementAndGet();
+        activeSum.addAndGet(rs.getInt(1));
+      } catch (SQLException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    void stop() throws Exception {
+      timer.shutdown();
+      timer.awaitTermination(10, TimeUnit.SECONDS);
+      connection.close();
+    }
+
+    int maxActive() {
+      return maxActive.get();
+    }
+
+    int maxSlotsHeld() {
+      return maxSlots.get();
+    }
+
+    double meanActive() {
+      return samples.get() == 0 ? 0 : (double) activeSum.get() / samples.get();
+    }
+  }
+
+  /**
+   * A worker that keeps its own record of the jobs it ran, as the protocol asks of a runtime: on a
+   * reconciliation offer it reports what its record says, and runs the job only if it never did.
+   * Its stream is on one replica and reconnects to it whenever it drops; a report goes to that
+   * replica, or to the other one while it is down.
+   */
+  private static final class RecordingWorker {
+    private final CallerTokens tokens;
+    private final String owner;
+    private final String agent;
+    private final String streamUrl;
+    private final String fallbackUrl;
+    private final Map<UUID, Integer> runs = new ConcurrentHashMap<>();
+    private final Set<UUID> done = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger offers = new AtomicInteger();
+    private final AtomicInteger reconciliations = new AtomicInteger();
+    private Disposable stream = () -> {};
+
+    RecordingWorker(
+        CallerTokens tokens, String owner, String agent, String streamUrl, String fallbackUrl) {
+      this.tokens = tokens;
+      this.owner = owner;
+      this.agent = agent;
+      this.streamUrl = streamUrl;
+      this.fallbackUrl = fallbackUrl;
+    }
+
+    void start() {
+      stream =
+          Flux.defer(
+                  () ->
+                      WebClient.create(streamUrl)
+                          .get()
+                          .uri("/api/v1/agents/{agent}/jobs/stream?lease_seconds=2", agent)
+                          .header("Authorization", bearer(tokens, owner, agent))
+                          .retrieve()
+                          .bodyToFlux(EVENTS))
+              .repeat()
+              .retryWhen(Retry.fixedDelay(Long.MAX_VALUE, Duration.ofMillis(300)))
+              .filter(event -> "job".equals(event.event()) && event.data() != null)
+              .map(ServerSentEvent::data)
+              .flatMap(this::handle, 8)
+              .subscribe();
+    }
+
+    private Mono<Void> handle(Map<String, Object> offer) {
+      offers.incrementAndGet();
+      if (Boolean.TRUE.equals(offer.get("reconcile"))) {
+        reconciliations.incrementAndGet();
+      }
+      UUID job = UUID.fromString((String) offer.get("job_id"));
+      String lease = (String) offer.get("lease_token");
+      if (Boolean.TRUE.equals(offer.get("reconcile")) && done.contains(job)) {
+        return send(job, "completed", lease, Map.of("answer", "from my record"));
+      }
+      if (!runs.containsKey(job) || !Boolean.TRUE.equals(offer.get("reconcile"))) {
+        runs.merge(job, 1, Integer::sum);
+      }
+      return send(job, "started", lease, Map.of())
+          .then(Mono.fromRunnable(() -> done.add(job)))
+          .then(send(job, "completed", lease, Map.of("answer", "ran " + job)));
+    }
+
+    /** Reports to the stream's replica, or to the other one while it is down. */
+    private Mono<Void> send(UUID job, String type, String lease, Map<String, Object> extra) {
+      return report(tokens, streamUrl, owner, agent, job, type, lease, extra)
+          .onErrorResume(
+              WebClientRequestException.class,
+              down -> report(tokens, fallbackUrl, owner, agent, job, type, lease, extra))
+          .onErrorResume(e -> Mono.empty());
+    }
+
+    int completed() {
+      return done.size();
+    }
+
+    int offersReceived() {
+      return offers.get();
+    }
+
+    Map<UUID, Integer> runs() {
+      return runs.entrySet().stream()
+          .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    }
+
+    void stop() {
+      stream.dispose();
+    }
+  }
+}

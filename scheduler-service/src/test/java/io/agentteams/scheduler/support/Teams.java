@@ -1,0 +1,93 @@
+package io.agentteams.scheduler.support;
+
+import static org.awaitility.Awaitility.await;
+
+import io.agentteams.contracts.Topics;
+import io.agentteams.contracts.team.RosterMember;
+import io.agentteams.contracts.team.TeamCreated;
+import io.agentteams.platform.event.EventCodec;
+import io.agentteams.platform.event.EventEnvelope;
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.roster.Rosters;
+import io.agentteams.scheduler.job.application.JobCommands;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.r2dbc.core.DatabaseClient;
+
+/**
+ * Teams as the scheduler learns of them: a {@code TeamCreated} event on the team topic, applied by
+ * the roster projection. Remembers the teams it made so a test can cancel their unfinished jobs and
+ * leave the shared slots free for the next test.
+ */
+public final class Teams {
+
+  /** A team this fixture created; members map name to agent id. */
+  public record Team(UUID id, String ownerId, Map<String, String> agents) {
+    public String agentOf(String member) {
+      return agents.get(member);
+    }
+  }
+
+  private final KafkaTemplate<Object, Object> kafka;
+  private final EventCodec codec;
+  private final Rosters rosters;
+  private final DatabaseClient db;
+  private final JobCommands commands;
+  private final List<Team> created = new ArrayList<>();
+
+  public Teams(
+      KafkaTemplate<Object, Object> kafka,
+      EventCodec codec,
+      Rosters rosters,
+      DatabaseClient db,
+      JobCommands commands) {
+    this.kafka = kafka;
+    this.codec = codec;
+    this.rosters = rosters;
+    this.db = db;
+    this.commands = commands;
+  }
+
+  /** A team of the owner whose members (name to agent id) each have their own conversation. */
+  public Team create(String ownerId, Map<String, String> members) {
+    UUID teamId = UUID.randomUUID();
+    List<RosterMember> roster =
+        members.entrySet().stream()
+            .map(
+                m -> new RosterMember(m.getKey(), m.getValue(), false, "conv-" + UUID.randomUUID()))
+            .toList();
+    TeamCreated event =
+        new TeamCreated(teamId.toString(), ownerId, "team", "goal", "ready", roster, 1);
+    EventEnvelope envelope = codec.envelope(event, teamId.toString(), ownerId, 1, null);
+    kafka.send(Topics.TEAM_EVENTS, teamId.toString(), codec.write(envelope)).join();
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> rosters.find(teamId).blockOptional().isPresent());
+    Team team = new Team(teamId, ownerId, Map.copyOf(members));
+    created.add(team);
+    return team;
+  }
+
+  /** Cancels every unfinished job of the teams this fixture created. */
+  public void cancelUnfinished() {
+    for (Team team : created) {
+      List<UUID> unfinished =
+          db.sql(
+                  "SELECT id FROM job WHERE team_id = :team"
+                      + " AND state NOT IN ('completed', 'failed', 'cancelled')")
+              .bind("team", team.id())
+              .map(row -> row.get("id", UUID.class))
+              .all()
+              .collectList()
+              .block();
+      for (UUID job : unfinished) {
+        commands.cancel(new Caller.Owner(team.ownerId()), job).onErrorComplete().block();
+      }
+    }
+    created.clear();
+  }
+}
