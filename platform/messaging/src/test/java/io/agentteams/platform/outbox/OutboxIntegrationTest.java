@@ -409,7 +409,9 @@ class OutboxIntegrationTest {
         .all()
         .collectList()
         .block();
+  }
 
+  @Test
   void manyEventsAppendedInOneStatementArePublishedOnceEachInTheirOrderPerKey() {
     String topic = PlatformFixture.topic("append-all");
     fixture.infrastructure.createTopics(4, List.of(topic));
