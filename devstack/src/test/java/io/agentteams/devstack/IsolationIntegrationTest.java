@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpMethod;
@@ -128,7 +129,7 @@ class IsolationIntegrationTest {
                 HttpMethod.PATCH,
                 t + "/tasks/" + taskId,
                 Map.of("expected_revision", 1, "title", "x")),
-            new Call(HttpMethod.DELETE, t + "/tasks/" + taskId, null),
+            new Call(HttpMethod.DELETE, t + "/tasks/" + taskId + "?expected_revision=1", null),
             new Call(HttpMethod.POST, t + "/tasks/" + taskId + "/claim", revision),
             new Call(HttpMethod.POST, t + "/tasks/" + taskId + "/release", revision),
             new Call(
@@ -142,7 +143,10 @@ class IsolationIntegrationTest {
                 HttpMethod.POST,
                 t + "/plans",
                 Map.of("tasks", List.of(Map.of("id", "a", "title", "a")))),
-            new Call(HttpMethod.POST, t + "/plans/" + planId + "/approve", Map.of()),
+            new Call(
+                HttpMethod.POST,
+                t + "/plans/" + planId + "/approve",
+                Map.of("expected_revision", plan.get("plan").get("revision").asLong())),
             new Call(
                 HttpMethod.POST,
                 t + "/requests",
@@ -168,22 +172,24 @@ class IsolationIntegrationTest {
             "/api/v1/agents/alice-agent-1/jobs/stream");
 
     List<String> refusals = new ArrayList<>();
+    SoftAssertions softly = new SoftAssertions();
     for (String intruder : List.of(mallory, malloryMember, malloryWorker)) {
       for (Call call : calls) {
         Api.Response answer = api.call(call.method(), call.path(), intruder, call.body());
         String what =
             call.method() + " " + call.path() + " -> " + answer.status() + " " + answer.raw();
-        assertThat(answer.status()).as(what).isIn(403, 404);
+        softly.assertThat(answer.status()).as(what).isIn(403, 404);
         for (String secret : SECRETS) {
-          assertThat(answer.raw()).as(what).doesNotContain(secret);
+          softly.assertThat(answer.raw()).as(what).doesNotContain(secret);
         }
         refusals.add(what);
       }
       for (String stream : streams) {
-        assertThat(api.streamStatus(stream, intruder)).as(stream).isIn(403, 404);
+        softly.assertThat(api.streamStatus(stream, intruder)).as(stream).isIn(403, 404);
         refusals.add(stream);
       }
     }
+    softly.assertAll();
     assertThat(refusals).hasSize(3 * (calls.size() + streams.size()));
 
     // Nothing of the victim's team changed.
