@@ -14,6 +14,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /** The public API as an agent platform sees it: the gateway only, with bearer tokens. */
 public final class Api {
@@ -116,6 +117,11 @@ public final class Api {
     return request
         .exchangeToMono(response -> Mono.just(response.statusCode().value()))
         .block(TIMEOUT);
+  }
+
+  /** The JSON tree of a map of inputs. */
+  public ObjectNode tree(Map<String, ?> value) {
+    return mapper.valueToTree(value);
   }
 
   public JsonNode json(String text) {

@@ -5,27 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
+import io.agentteams.gateway.tools.ToolCatalog;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.springframework.http.HttpMethod;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Calls member tools exactly as {@code GET /api/v1/tools} describes them (method, path, where each
- * input goes) and checks every result against the tool's declared result schema.
+ * Calls member tools as {@code GET /api/v1/tools} lists them (method, path, where each input goes,
+ * mapped the way the gateway's MCP server maps them) and checks every result against the tool's
+ * declared result schema.
  */
 public final class MemberTools {
 
-  private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-z_]+)}");
-
   private final Api api;
-  private final Map<String, JsonNode> tools = new LinkedHashMap<>();
+  private final Map<String, ToolCatalog.Tool> tools = new LinkedHashMap<>();
   private final Map<String, Schema> resultSchemas = new LinkedHashMap<>();
   private final Set<String> checked = ConcurrentHashMap.newKeySet();
 
@@ -34,7 +29,15 @@ public final class MemberTools {
     SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
     for (JsonNode tool : api.get("/api/v1/tools", anyToken).ok().get("tools")) {
       String name = tool.get("name").asString();
-      tools.put(name, tool);
+      tools.put(
+          name,
+          new ToolCatalog.Tool(
+              name,
+              tool.get("description").asString(),
+              tool.get("method").asString(),
+              tool.get("path").asString(),
+              tool.get("input_schema"),
+              tool.get("result_schema")));
       resultSchemas.put(name, registry.getSchema(tool.get("result_schema")));
     }
   }
@@ -88,32 +91,9 @@ public final class MemberTools {
 
   /** Calls a tool and returns the answer whatever it is (for refusals and conflicts). */
   public Api.Response raw(String name, String memberToken, Map<String, ?> input) {
-    JsonNode tool = tools.get(name);
+    ToolCatalog.Tool tool = tools.get(name);
     assertThat(tool).as("tool %s", name).isNotNull();
-    Map<String, Object> rest = new LinkedHashMap<>(input);
-    StringBuilder path = new StringBuilder();
-    Matcher matcher = PLACEHOLDER.matcher(tool.get("path").asString());
-    while (matcher.find()) {
-      Object value = rest.remove(matcher.group(1));
-      assertThat(value).as("%s needs %s", name, matcher.group(1)).isNotNull();
-      matcher.appendReplacement(path, Matcher.quoteReplacement(value.toString()));
-    }
-    matcher.appendTail(path);
-    HttpMethod method = HttpMethod.valueOf(tool.get("method").asString());
-    if (method == HttpMethod.GET) {
-      String query =
-          String.join(
-              "&",
-              rest.entrySet().stream()
-                  .map(
-                      e ->
-                          e.getKey()
-                              + "="
-                              + URLEncoder.encode(e.getValue().toString(), StandardCharsets.UTF_8))
-                  .toList());
-      return api.call(
-          method, query.isEmpty() ? path.toString() : path + "?" + query, memberToken, null);
-    }
-    return api.call(method, path.toString(), memberToken, rest);
+    ToolCatalog.Invocation call = tool.invocation(api.tree(input));
+    return api.call(call.method(), call.target(), memberToken, call.body());
   }
 }

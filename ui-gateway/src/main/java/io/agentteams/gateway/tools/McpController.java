@@ -3,17 +3,9 @@ package io.agentteams.gateway.tools;
 import io.agentteams.gateway.identity.EdgeAuthenticationFilter;
 import io.agentteams.platform.identity.Caller;
 import java.net.InetSocketAddress;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -39,7 +31,6 @@ public class McpController {
   static final String PROTOCOL_VERSION = "2025-06-18";
   private static final Set<String> SUPPORTED_VERSIONS =
       Set.of("2024-11-05", "2025-03-26", PROTOCOL_VERSION);
-  private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-z_]+)}");
   private static final int INVALID_REQUEST = -32600;
   private static final int METHOD_NOT_FOUND = -32601;
   private static final int INVALID_PARAMS = -32602;
@@ -121,43 +112,26 @@ public class McpController {
     if (!arguments.isObject() && !arguments.isMissingNode()) {
       return Mono.just(error(id, INVALID_PARAMS, "arguments must be an object"));
     }
-    ObjectNode rest =
-        arguments.isObject() ? (ObjectNode) arguments.deepCopy() : mapper.createObjectNode();
-    StringBuilder path = new StringBuilder();
-    Matcher matcher = PLACEHOLDER.matcher(tool.path());
-    while (matcher.find()) {
-      JsonNode value = rest.remove(matcher.group(1));
-      if (value == null || !(value.isString() || value.isNumber())) {
-        return Mono.just(error(id, INVALID_PARAMS, tool.name() + " needs " + matcher.group(1)));
-      }
-      matcher.appendReplacement(
-          path,
-          Matcher.quoteReplacement(URLEncoder.encode(value.asString(), StandardCharsets.UTF_8)));
-    }
-    matcher.appendTail(path);
-    HttpMethod method = HttpMethod.valueOf(tool.method());
-    if (method == HttpMethod.GET && !rest.isEmpty()) {
-      List<String> query = new ArrayList<>();
-      for (Map.Entry<String, JsonNode> field : rest.properties()) {
-        query.add(
-            field.getKey()
-                + "="
-                + URLEncoder.encode(field.getValue().asString(), StandardCharsets.UTF_8));
-      }
-      path.append('?').append(String.join("&", query));
+    ToolCatalog.Invocation invocation;
+    try {
+      invocation =
+          tool.invocation(
+              arguments.isObject() ? (ObjectNode) arguments : mapper.createObjectNode());
+    } catch (IllegalArgumentException e) {
+      return Mono.just(error(id, INVALID_PARAMS, e.getMessage()));
     }
     InetSocketAddress local = exchange.getRequest().getLocalAddress();
     int port = local == null ? 8080 : local.getPort();
     WebClient.RequestBodySpec request =
-        web.method(method)
-            .uri("http://127.0.0.1:" + port + path)
+        web.method(invocation.method())
+            .uri("http://127.0.0.1:" + port + invocation.target())
             .header(
                 HttpHeaders.AUTHORIZATION,
                 "Bearer " + exchange.getAttribute(EdgeAuthenticationFilter.PUBLIC_TOKEN_ATTRIBUTE));
     WebClient.RequestHeadersSpec<?> ready =
-        method == HttpMethod.GET
+        invocation.body() == null
             ? request
-            : request.contentType(MediaType.APPLICATION_JSON).bodyValue(rest);
+            : request.contentType(MediaType.APPLICATION_JSON).bodyValue(invocation.body());
     return ready.exchangeToMono(
         response ->
             response

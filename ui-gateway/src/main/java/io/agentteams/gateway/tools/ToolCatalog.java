@@ -3,13 +3,19 @@ package io.agentteams.gateway.tools;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.http.HttpMethod;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -26,6 +32,7 @@ public class ToolCatalog {
 
   static final String RESOURCE = "tools/member-tools.json";
   static final String DIALECT = "https://json-schema.org/draft/2020-12/schema";
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-z_]+)}");
 
   /** One tool as listed: how to call it and what it takes and returns. */
   public record Tool(
@@ -34,7 +41,50 @@ public class ToolCatalog {
       String method,
       String path,
       JsonNode inputSchema,
-      JsonNode resultSchema) {}
+      JsonNode resultSchema) {
+
+    /**
+     * The REST call for these arguments: those named in the path fill it, the rest become the query
+     * of a GET or the JSON body otherwise.
+     *
+     * @throws IllegalArgumentException when a path argument is missing or not a string or number
+     */
+    public Invocation invocation(ObjectNode arguments) {
+      ObjectNode rest = arguments.deepCopy();
+      StringBuilder target = new StringBuilder();
+      Matcher matcher = PLACEHOLDER.matcher(path);
+      while (matcher.find()) {
+        JsonNode value = rest.remove(matcher.group(1));
+        if (value == null || !(value.isString() || value.isNumber())) {
+          throw new IllegalArgumentException(name + " needs " + matcher.group(1));
+        }
+        matcher.appendReplacement(target, Matcher.quoteReplacement(encode(value)));
+      }
+      matcher.appendTail(target);
+      HttpMethod verb = HttpMethod.valueOf(method);
+      if (verb != HttpMethod.GET) {
+        return new Invocation(verb, target.toString(), rest);
+      }
+      List<String> query = new ArrayList<>();
+      rest.properties()
+          .forEach(field -> query.add(field.getKey() + "=" + encode(field.getValue())));
+      return new Invocation(
+          verb, query.isEmpty() ? target.toString() : target + "?" + String.join("&", query), null);
+    }
+
+    private static String encode(JsonNode value) {
+      return URLEncoder.encode(value.asString(), StandardCharsets.UTF_8);
+    }
+  }
+
+  /**
+   * A tool's REST call.
+   *
+   * @param method the HTTP method
+   * @param target the path with its query, relative to the gateway
+   * @param body the JSON body, or null for a GET
+   */
+  public record Invocation(HttpMethod method, String target, @Nullable ObjectNode body) {}
 
   private final Map<String, Tool> tools = new LinkedHashMap<>();
 

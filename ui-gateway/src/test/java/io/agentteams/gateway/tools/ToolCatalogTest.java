@@ -1,6 +1,7 @@
 package io.agentteams.gateway.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
@@ -10,8 +11,10 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpMethod;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 class ToolCatalogTest {
 
@@ -105,5 +108,29 @@ class ToolCatalogTest {
     JsonNode wrongType =
         mapper.readTree(good.toString().replace("\"revision\":4", "\"revision\":\"4\""));
     assertThat(claim.validate(wrongType)).isNotEmpty();
+  }
+
+  @Test
+  void anInvocationFillsThePathAndPutsTheRestInTheQueryOfAGetOrTheBodyOtherwise() {
+    ToolCatalog.Tool history = catalog.find("read_team_history").orElseThrow();
+    ToolCatalog.Invocation read =
+        history.invocation(
+            (ObjectNode)
+                mapper.readTree("{\"team_id\": \"t 1\", \"query\": \"a&b\", \"limit\": 5}"));
+    assertThat(read.method()).isEqualTo(HttpMethod.GET);
+    assertThat(read.target()).isEqualTo("/api/v1/teams/t+1/history?query=a%26b&limit=5");
+    assertThat(read.body()).isNull();
+
+    ToolCatalog.Tool claim = catalog.find("claim_task").orElseThrow();
+    ToolCatalog.Invocation post =
+        claim.invocation(
+            (ObjectNode)
+                mapper.readTree("{\"team_id\": \"t\", \"task_id\": 7, \"expected_revision\": 2}"));
+    assertThat(post.target()).isEqualTo("/api/v1/teams/t/tasks/7/claim");
+    assertThat(post.body()).isEqualTo(mapper.readTree("{\"expected_revision\": 2}"));
+
+    assertThatThrownBy(() -> claim.invocation((ObjectNode) mapper.readTree("{\"team_id\": \"t\"}")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("task_id");
   }
 }
