@@ -3,6 +3,7 @@ package io.agentteams.gateway.context;
 import io.agentteams.gateway.identity.TeamDirectory;
 import io.agentteams.gateway.routing.InternalCalls;
 import io.agentteams.gateway.routing.ServiceEndpoints;
+import io.agentteams.gateway.stream.MemberAccess;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.web.Fails;
@@ -44,6 +45,7 @@ public class TeamContextController {
           "text",
           "truncated");
 
+  private final MemberAccess access;
   private final TeamDirectory directory;
   private final InternalCalls calls;
   private final ServiceEndpoints services;
@@ -52,11 +54,13 @@ public class TeamContextController {
   private final JsonMapper mapper;
 
   public TeamContextController(
+      MemberAccess access,
       TeamDirectory directory,
       InternalCalls calls,
       ServiceEndpoints services,
       TeamContextProperties properties,
       JsonMapper mapper) {
+    this.access = access;
     this.directory = directory;
     this.calls = calls;
     this.services = services;
@@ -68,20 +72,11 @@ public class TeamContextController {
   @GetMapping(value = "/api/v1/teams/{teamId}/context", produces = MediaType.APPLICATION_JSON_VALUE)
   @Fails({ProblemException.Kind.NOT_FOUND, ProblemException.Kind.FORBIDDEN})
   public Mono<JsonNode> context(Caller caller, @PathVariable UUID teamId) {
-    if (caller instanceof Caller.Member member && !member.teamId().equals(teamId)) {
-      return Mono.error(ProblemException.notFound("team", teamId));
-    }
-    if (!(caller instanceof Caller.Member) && !(caller instanceof Caller.Owner)) {
-      return Mono.error(
-          new ProblemException(
-              ProblemException.Kind.FORBIDDEN,
-              "wrong-caller-kind",
-              "the team context is for the team's owner and members"));
-    }
     // The team read checks visibility first, so nothing else is asked for a team the caller
     // may not see.
-    return directory
-        .team(caller, teamId)
+    return access
+        .memberOrOwner(caller, teamId)
+        .then(directory.team(caller, teamId))
         .flatMap(
             team ->
                 Mono.zip(

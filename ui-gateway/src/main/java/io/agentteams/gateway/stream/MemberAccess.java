@@ -61,4 +61,23 @@ public class MemberAccess {
             "wrong-caller-kind",
             "this operation is for member tokens"));
   }
+
+  /**
+   * Completes when the caller is a member of the team or an owner; a member token of another team
+   * learns nothing (404). An owner's visibility is left to the team read that follows, so the
+   * team-service is asked once.
+   */
+  public Mono<Void> memberOrOwner(Caller caller, UUID teamId) {
+    if (caller instanceof Caller.Member) {
+      return self(caller, teamId).then();
+    }
+    if (caller instanceof Caller.Owner) {
+      return Mono.empty();
+    }
+    return Mono.error(
+        new ProblemException(
+            ProblemException.Kind.FORBIDDEN,
+            "wrong-caller-kind",
+            "only the team's owner and its members may do this"));
+  }
 }
