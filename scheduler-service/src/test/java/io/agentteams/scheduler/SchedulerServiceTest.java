@@ -1,7 +1,7 @@
 package io.agentteams.scheduler;
 
 import io.agentteams.platform.test.RealInfrastructure;
-import io.agentteams.scheduler.support.TestClock;
+import io.agentteams.platform.test.TestClock;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -30,5 +30,5 @@ import org.springframework.context.annotation.Import;
       "agentteams.outbox.poll-interval=200ms"
     })
 @AutoConfigureWebTestClient
-@Import(TestClock.Configuration.class)
+@Import(TestClock.Config.class)
 public @interface SchedulerServiceTest {}

@@ -1,6 +1,7 @@
 package io.agentteams.taskboard;
 
 import io.agentteams.platform.test.RealInfrastructure;
+import io.agentteams.platform.test.TestClock;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -16,7 +17,7 @@ import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTest
 @Retention(RetentionPolicy.RUNTIME)
 @RealInfrastructure(database = "taskboard")
 @SpringBootTest(
-    classes = {TaskBoardApplication.class, TestClock.Configuration.class, BoardFixture.class},
+    classes = {TaskBoardApplication.class, TestClock.Config.class, BoardFixture.class},
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = "spring.config.name=" + TaskBoardApplication.CONFIG_NAME)
 @AutoConfigureWebTestClient

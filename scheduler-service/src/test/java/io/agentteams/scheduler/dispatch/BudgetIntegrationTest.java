@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.agentteams.platform.test.RealInfrastructure;
+import io.agentteams.platform.test.TestClock;
 import io.agentteams.scheduler.SchedulerApplication;
 import io.agentteams.scheduler.support.SchedulerIntegrationTest;
 import io.agentteams.scheduler.support.Teams;
-import io.agentteams.scheduler.support.TestClock;
 import io.agentteams.scheduler.support.TestWorker;
 import java.time.Duration;
 import java.util.List;
@@ -35,7 +35,7 @@ import org.springframework.context.annotation.Import;
       "agentteams.outbox.poll-interval=200ms"
     })
 @AutoConfigureWebTestClient
-@Import(TestClock.Configuration.class)
+@Import(TestClock.Config.class)
 class BudgetIntegrationTest extends SchedulerIntegrationTest {
 
   @Test

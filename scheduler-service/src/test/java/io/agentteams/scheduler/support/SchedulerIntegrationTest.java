@@ -4,6 +4,7 @@ import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.roster.Rosters;
+import io.agentteams.platform.test.TestClock;
 import io.agentteams.platform.test.TestInfrastructure;
 import io.agentteams.scheduler.job.application.JobCommands;
 import java.time.Duration;

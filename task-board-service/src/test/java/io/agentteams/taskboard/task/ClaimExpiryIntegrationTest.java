@@ -3,10 +3,10 @@ package io.agentteams.taskboard.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentteams.contracts.taskboard.TaskClaimExpired;
+import io.agentteams.platform.test.TestClock;
 import io.agentteams.taskboard.BoardFixture;
 import io.agentteams.taskboard.BoardFixture.Team;
 import io.agentteams.taskboard.TaskBoardServiceTest;
-import io.agentteams.taskboard.TestClock;
 import io.agentteams.taskboard.task.application.ClaimSweeper;
 import io.agentteams.taskboard.task.domain.Task;
 import io.agentteams.taskboard.task.web.TaskController;

@@ -1,4 +1,4 @@
-package io.agentteams.scheduler.support;
+package io.agentteams.platform.test;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -6,21 +6,24 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
 
 /**
  * The system clock plus an offset a test can move forward, so that time-outs measured in minutes
- * are tested without waiting for them. Tests that move it reset it when they end.
+ * are tested without waiting for them. Import {@link Config} to make it the application's clock.
  */
 public final class TestClock extends Clock {
 
   private final AtomicReference<Duration> offset = new AtomicReference<>(Duration.ZERO);
 
+  /** Moves the clock forward. */
   public void advance(Duration by) {
-    offset.updateAndGet(current -> current.plus(by));
+    offset.accumulateAndGet(by, Duration::plus);
   }
 
+  /** Back to the system clock, for a test that moved it and shares its context with others. */
   public void reset() {
     offset.set(Duration.ZERO);
   }
@@ -40,11 +43,12 @@ public final class TestClock extends Clock {
     return this;
   }
 
-  /** Replaces the platform's system clock in the test context. */
-  @TestConfiguration(proxyBeanMethods = false)
-  public static class Configuration {
+  /** Replaces the platform's system clock in a test context. */
+  @Configuration(proxyBeanMethods = false)
+  public static class Config {
     @Bean
-    TestClock clock() {
+    @Primary
+    TestClock testClock() {
       return new TestClock();
     }
   }
