@@ -18,6 +18,9 @@ import org.springframework.validation.annotation.Validated;
  * @param maxRetryBackoff the longest such pause
  * @param retention how long published rows are kept before pruning
  * @param pruneInterval how often published rows and old processed-event marks are pruned
+ * @param busyPollInterval how often a relay that published rows lately looks again; it gets no
+ *     notifications while it is busy
+ * @param idleAfter how long a relay finds nothing before it goes idle and asks to be notified again
  */
 @Validated
 @ConfigurationProperties("agentteams.outbox")
@@ -31,7 +34,9 @@ public record OutboxProperties(
     @DefaultValue("200ms") Duration retryBackoff,
     @DefaultValue("30s") Duration maxRetryBackoff,
     @DefaultValue("24h") Duration retention,
-    @DefaultValue("1m") Duration pruneInterval) {
+    @DefaultValue("1m") Duration pruneInterval,
+    @DefaultValue("2ms") Duration busyPollInterval,
+    @DefaultValue("100ms") Duration idleAfter) {
 
   public OutboxProperties {
     if (batchSize < 1 || batchSize > 10_000) {
@@ -48,6 +53,12 @@ public record OutboxProperties(
     if (pollInterval.isNegative() || pollInterval.isZero()) {
       throw new IllegalArgumentException("agentteams.outbox.poll-interval must be positive");
     }
+    if (busyPollInterval.isNegative() || busyPollInterval.isZero()) {
+      throw new IllegalArgumentException("agentteams.outbox.busy-poll-interval must be positive");
+    }
+    if (idleAfter.isNegative()) {
+      throw new IllegalArgumentException("agentteams.outbox.idle-after must not be negative");
+    }
   }
 
   /** Defaults as documented, for code that builds a relay without Spring. */
@@ -62,6 +73,8 @@ public record OutboxProperties(
         Duration.ofMillis(200),
         Duration.ofSeconds(30),
         Duration.ofHours(24),
-        Duration.ofMinutes(1));
+        Duration.ofMinutes(1),
+        Duration.ofMillis(2),
+        Duration.ofMillis(100));
   }
 }

@@ -43,12 +43,20 @@ import reactor.util.retry.Retry;
  * (its connection is gone) and its rows are published again by the next step: at least once, in
  * order, and consumers deduplicate.
  *
- * <p>The relay wakes on commit through Postgres {@code LISTEN/NOTIFY}; polling every {@code
- * poll-interval} is the safety net.
+ * <p>An idle relay wakes on commit through Postgres {@code LISTEN/NOTIFY}; polling every {@code
+ * poll-interval} is the safety net. A notifying transaction holds a database-wide lock while it
+ * commits, so writers notify only while the relays say they are idle ({@code
+ * platform.outbox_relay_state}, see migration V3 for why no write is stranded): a relay that
+ * published rows lately says it is busy and looks again every {@code busy-poll-interval}, and goes
+ * back to idle after finding nothing for {@code idle-after}.
  */
 public final class OutboxRelay implements AutoCloseable {
 
   static final String CHANNEL = "agentteams_outbox";
+
+  /** The advisory lock writers hold shared from reading the relays' state to their commit. */
+  static final int RELAY_STATE_LOCK_NAMESPACE = 0x0A7E_0002;
+
   private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
 
   // One statement claims up to :lanes lanes (skipping those another relay holds) and loads their
@@ -102,6 +110,23 @@ public final class OutboxRelay implements AutoCloseable {
       WHERE lane = :lane
       """;
 
+  // Waits for every writer that saw "busy" to commit (they hold the lock shared), then lets
+  // writers notify again. Durable, so that a database restart does not forget that relays idle.
+  private static final String ADVERTISE_IDLE =
+      """
+      WITH state_lock AS (SELECT pg_advisory_xact_lock(:namespace, 0))
+      UPDATE platform.outbox_relay_state SET relays_idle = true, changed_at = now()
+      FROM state_lock
+      """;
+
+  // Only saves notifications; losing it in a crash costs writers a few needless ones.
+  private static final String ADVERTISE_BUSY =
+      """
+      WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
+      UPDATE platform.outbox_relay_state SET relays_idle = false, changed_at = now()
+      FROM relaxed
+      """;
+
   private final ConnectionFactory connectionFactory;
   private final DatabaseClient db;
   private final TransactionalOperator transactions;
@@ -111,6 +136,10 @@ public final class OutboxRelay implements AutoCloseable {
   private final Sinks.Many<Boolean> wakeups = Sinks.many().unicast().onBackpressureBuffer();
   private final AtomicBoolean running = new AtomicBoolean();
   private final Disposable.Composite subscriptions = Disposables.composite();
+  // Whether this relay last told writers it is idle; until it says so, it polls on its own.
+  private final AtomicBoolean advertisedIdle = new AtomicBoolean();
+  private final Disposable.Swap nextLook = Disposables.swap();
+  private volatile long lastPublishedNanos = System.nanoTime();
   private final Counter published;
   private final java.util.concurrent.atomic.AtomicLong publishedHere =
       new java.util.concurrent.atomic.AtomicLong();
@@ -157,8 +186,57 @@ public final class OutboxRelay implements AutoCloseable {
                 wakeups.asFlux(),
                 Flux.interval(Duration.ZERO, properties.pollInterval()).map(tick -> true))
             .onBackpressureLatest()
-            .concatMap(signal -> drain(), 1)
+            .concatMap(signal -> cycle(), 1)
             .subscribe(n -> {}, e -> log.error("outbox relay stopped", e)));
+  }
+
+  /**
+   * Drains, then decides how the relay learns of the next rows: a relay that published rows says it
+   * is busy and looks again soon by itself; one that found nothing for {@code idle-after} says it
+   * is idle, so that commits notify it, and looks once more for rows whose writers saw it busy.
+   */
+  private Mono<Long> cycle() {
+    return drain()
+        .flatMap(
+            published -> {
+              if (published > 0) {
+                lastPublishedNanos = System.nanoTime();
+                return (advertisedIdle.get() ? advertise(false) : Mono.<Void>empty())
+                    .then(Mono.fromRunnable(this::lookAgainSoon))
+                    .thenReturn(published);
+              }
+              if (advertisedIdle.get()) {
+                return Mono.just(0L);
+              }
+              if (System.nanoTime() - lastPublishedNanos < properties.idleAfter().toNanos()) {
+                lookAgainSoon();
+                return Mono.just(0L);
+              }
+              return advertise(true).then(Mono.fromRunnable(this::wake)).thenReturn(0L);
+            })
+        .onErrorResume(
+            e -> {
+              log.warn("outbox relay state not saved; polling will retry: {}", e.toString());
+              return Mono.just(0L);
+            });
+  }
+
+  private Mono<Void> advertise(boolean idle) {
+    Mono<Long> update =
+        idle
+            ? transactions.transactional(
+                db.sql(ADVERTISE_IDLE)
+                    .bind("namespace", RELAY_STATE_LOCK_NAMESPACE)
+                    .fetch()
+                    .rowsUpdated())
+            : transactions.transactional(db.sql(ADVERTISE_BUSY).fetch().rowsUpdated());
+    return update.doOnSuccess(updated -> advertisedIdle.set(idle)).then();
+  }
+
+  private void lookAgainSoon() {
+    if (running.get()) {
+      nextLook.update(Mono.delay(properties.busyPollInterval()).subscribe(tick -> wake()));
+    }
   }
 
   /** Asks the relay to look for rows now. */
@@ -382,6 +460,7 @@ public final class OutboxRelay implements AutoCloseable {
   public void close() {
     running.set(false);
     subscriptions.dispose();
+    nextLook.dispose();
   }
 
   record OutboxRow(

@@ -356,7 +356,9 @@ public final class OutboxBenchmark {
                       d.retryBackoff(),
                       d.maxRetryBackoff(),
                       d.retention(),
-                      d.pruneInterval())
+                      d.pruneInterval(),
+                      d.busyPollInterval(),
+                      d.idleAfter())
                   : d,
               RelayCheckpoint.NONE);
       listeners =

@@ -14,6 +14,7 @@ import io.agentteams.platform.support.TestEvent;
 import io.agentteams.platform.support.Writers;
 import io.agentteams.platform.test.RealInfrastructure;
 import io.agentteams.platform.test.TestInfrastructure;
+import io.r2dbc.postgresql.api.PostgresqlConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -71,7 +72,9 @@ class OutboxIntegrationTest {
         Duration.ofMillis(100),
         Duration.ofSeconds(1),
         d.retention(),
-        d.pruneInterval());
+        d.pruneInterval(),
+        d.busyPollInterval(),
+        d.idleAfter());
   }
 
   @Test
@@ -173,6 +176,143 @@ class OutboxIntegrationTest {
     assertThat(first.publishedCount()).as("first relay published").isPositive();
     assertThat(second.publishedCount()).as("second relay published").isPositive();
     assertThat(first.publishedCount() + second.publishedCount()).isEqualTo(events);
+  }
+
+  @Test
+  void writersNotifyOnlyWhileTheRelaysSayTheyAreIdle() {
+    String topic = PlatformFixture.topic("notify");
+    PostgresqlConnection listener = fixture.directConnection();
+    List<Integer> notifiers = new CopyOnWriteArrayList<>();
+    listener
+        .createStatement("LISTEN " + OutboxRelay.CHANNEL)
+        .execute()
+        .flatMap(result -> result.getRowsUpdated())
+        .blockLast();
+    listener.getNotifications().subscribe(n -> notifiers.add(n.getProcessId()));
+
+    setRelaysIdle(false);
+    int busyWriter = writeReportingBackend(topic, "busy").block();
+    setRelaysIdle(true);
+    // Another session (the pool may hand the first writer's connection out again).
+    PostgresqlConnection idleWriter = fixture.directConnection();
+    int idleWriterPid =
+        Flux.from(idleWriter.createStatement("SELECT pg_backend_pid() AS pid").execute())
+            .flatMap(result -> result.map(row -> row.get("pid", Integer.class)))
+            .blockLast();
+    assertThat(idleWriterPid).isNotEqualTo(busyWriter);
+    Flux.from(
+            idleWriter
+                .createStatement(
+                    "INSERT INTO platform.outbox (event_id, topic, message_key, lane, event_type,"
+                        + " payload) VALUES (gen_random_uuid(), $1, 'team-n', 0, 'Test', '{}')")
+                .bind("$1", topic)
+                .execute())
+        .flatMap(result -> result.getRowsUpdated())
+        .blockLast();
+
+    // Notifications arrive in commit order, so once the second writer's is here, the first
+    // writer's would be too had it sent one.
+    await().atMost(Duration.ofSeconds(10)).until(() -> notifiers.contains(idleWriterPid));
+    assertThat(notifiers).doesNotContain(busyWriter);
+  }
+
+  @Test
+  void aWriteInFlightWhileTheRelayGoesIdleIsPublishedWithoutWaitingForThePoll() {
+    String topic = PlatformFixture.topic("going-idle");
+    fixture.infrastructure.createTopics(1, List.of(topic));
+    setRelaysIdle(false);
+    // The writer saw "busy" (so it will not notify) and has not committed yet.
+    Sinks.One<Boolean> commit = Sinks.one();
+    var written =
+        fixture
+            .transactions
+            .transactional(
+                writers
+                    .writeInTransaction(topic, "team-i", "late")
+                    .flatMap(envelope -> commit.asMono().thenReturn(envelope)))
+            .toFuture();
+    await().atMost(Duration.ofSeconds(10)).until(() -> relayStateLocks("ShareLock", true) == 1);
+
+    OutboxProperties d = OutboxProperties.defaults();
+    OutboxRelay relay =
+        fixture.relay(
+            new OutboxProperties(
+                true,
+                Duration.ofHours(1),
+                d.batchSize(),
+                1,
+                d.lanesPerStep(),
+                d.stepTimeout(),
+                d.retryBackoff(),
+                d.maxRetryBackoff(),
+                d.retention(),
+                d.pruneInterval(),
+                d.busyPollInterval(),
+                Duration.ZERO),
+            RelayCheckpoint.NONE);
+    relay.start();
+    // Finding nothing, the relay goes idle, which waits for the writer.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> relayStateLocks("ExclusiveLock", false) == 1);
+    assertThat(relaysIdle()).isFalse();
+
+    commit.tryEmitValue(true);
+    written.join();
+    // Polling is an hour away: only the relay's look after going idle can publish the row.
+    await().atMost(Duration.ofSeconds(30)).until(() -> pendingRows() == 0);
+    assertThat(relay.publishedCount()).isEqualTo(1);
+    // Having published, it was busy again for a moment; finding nothing more, it goes idle.
+    await().atMost(Duration.ofSeconds(10)).until(this::relaysIdle);
+  }
+
+  private void setRelaysIdle(boolean idle) {
+    fixture
+        .db
+        .sql("UPDATE platform.outbox_relay_state SET relays_idle = :idle")
+        .bind("idle", idle)
+        .fetch()
+        .rowsUpdated()
+        .block();
+  }
+
+  private boolean relaysIdle() {
+    return fixture
+        .db
+        .sql("SELECT relays_idle FROM platform.outbox_relay_state")
+        .map(row -> row.get("relays_idle", Boolean.class))
+        .one()
+        .block();
+  }
+
+  private long relayStateLocks(String mode, boolean granted) {
+    return fixture
+        .db
+        .sql(
+            """
+            SELECT count(*) AS locks FROM pg_locks
+            WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database
+                                                         WHERE datname = current_database())
+              AND classid::bigint = :namespace AND objid = 0 AND objsubid = 2
+              AND mode = :mode AND granted = :granted
+            """)
+        .bind("namespace", (long) OutboxRelay.RELAY_STATE_LOCK_NAMESPACE)
+        .bind("mode", mode)
+        .bind("granted", granted)
+        .map(row -> row.get("locks", Long.class))
+        .one()
+        .block();
+  }
+
+  /** Writes one event and tells which database backend's transaction wrote it. */
+  private Mono<Integer> writeReportingBackend(String topic, String filler) {
+    return fixture.transactions.transactional(
+        fixture
+            .db
+            .sql("SELECT pg_backend_pid() AS pid")
+            .map(row -> row.get("pid", Integer.class))
+            .one()
+            .flatMap(pid -> writers.writeInTransaction(topic, "team-n", filler).thenReturn(pid)));
   }
 
   @Test
@@ -476,7 +616,9 @@ class OutboxIntegrationTest {
             Duration.ofMinutes(10),
             Duration.ofMinutes(10),
             d.retention(),
-            d.pruneInterval());
+            d.pruneInterval(),
+            d.busyPollInterval(),
+            d.idleAfter());
     OutboxRelay relay = fixture.relay(longBackoff, RelayCheckpoint.NONE);
     assertThat(relay.drain().block()).isZero();
     // Still backing off: a second drain publishes nothing and records no second attempt.
@@ -524,7 +666,9 @@ class OutboxIntegrationTest {
             d.retryBackoff(),
             d.maxRetryBackoff(),
             Duration.ZERO,
-            d.pruneInterval());
+            d.pruneInterval(),
+            d.busyPollInterval(),
+            d.idleAfter());
     new PlatformHousekeeping(fixture.db, noRetention, FAST_RETRIES, fixture.meters)
         .runOnce()
         .block();

@@ -15,7 +15,9 @@ import io.agentteams.platform.test.TestInfrastructure;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.r2dbc.pool.ConnectionPool;
 import io.r2dbc.pool.ConnectionPoolConfiguration;
+import io.r2dbc.postgresql.api.PostgresqlConnection;
 import io.r2dbc.spi.ConnectionFactories;
+import io.r2dbc.spi.ConnectionFactory;
 import io.r2dbc.spi.ConnectionFactoryOptions;
 import java.time.Clock;
 import java.time.Duration;
@@ -36,6 +38,7 @@ import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.r2dbc.connection.R2dbcTransactionManager;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.reactive.TransactionalOperator;
+import reactor.core.publisher.Mono;
 
 /**
  * The platform's pieces assembled by hand on a fresh database and the shared broker, so a test can
@@ -51,6 +54,7 @@ public final class PlatformFixture implements AutoCloseable {
   public final EventCodec codec;
   public final Outbox outbox;
   public final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+  private final ConnectionFactory direct;
   private final List<AutoCloseable> closeables = new ArrayList<>();
 
   public PlatformFixture(TestInfrastructure infrastructure, String databasePrefix) {
@@ -68,15 +72,20 @@ public final class PlatformFixture implements AutoCloseable {
             .option(ConnectionFactoryOptions.USER, database.username())
             .option(ConnectionFactoryOptions.PASSWORD, database.password())
             .build();
+    this.direct = ConnectionFactories.get(options);
     this.connections =
-        new ConnectionPool(
-            ConnectionPoolConfiguration.builder(ConnectionFactories.get(options))
-                .maxSize(20)
-                .build());
+        new ConnectionPool(ConnectionPoolConfiguration.builder(direct).maxSize(20).build());
     this.db = DatabaseClient.create(connections);
     this.transactions = TransactionalOperator.create(new R2dbcTransactionManager(connections));
     this.codec = new EventCodec("fixture", Clock.systemUTC());
     this.outbox = new Outbox(db, codec);
+  }
+
+  /** A connection of its own, outside the pool (e.g. to LISTEN); closed with the fixture. */
+  public PostgresqlConnection directConnection() {
+    PostgresqlConnection connection = (PostgresqlConnection) Mono.from(direct.create()).block();
+    closeables.add(0, () -> Mono.from(connection.close()).block());
+    return connection;
   }
 
   /** A relay on this database, not yet started. */

@@ -17,12 +17,16 @@ public final class Writers {
    * appends the event in the same transaction.
    */
   public Mono<EventEnvelope> write(String topic, String key, String filler) {
-    return fixture.transactions.transactional(
-        nextPosition(key)
-            .flatMap(
-                position ->
-                    fixture.outbox.append(
-                        topic, key, "owner-1", position, new TestEvent(key, position, filler))));
+    return fixture.transactions.transactional(writeInTransaction(topic, key, filler));
+  }
+
+  /** {@link #write} within the caller's transaction. */
+  public Mono<EventEnvelope> writeInTransaction(String topic, String key, String filler) {
+    return nextPosition(key)
+        .flatMap(
+            position ->
+                fixture.outbox.append(
+                    topic, key, "owner-1", position, new TestEvent(key, position, filler)));
   }
 
   public Mono<Long> nextPosition(String key) {
