@@ -250,9 +250,16 @@ public final class OutboxRelay implements AutoCloseable {
    * @return the number of rows published
    */
   public Mono<Long> drain() {
-    return Flux.range(0, properties.concurrency())
-        .flatMap(worker -> drainLanes())
-        .reduce(0L, Long::sum)
+    // One step first; the other workers join only when there is more than one step's worth, so a
+    // relay looking often at a trickle of rows does not send empty claims in parallel.
+    return step()
+        .flatMap(
+            first ->
+                first.mayHaveMore()
+                    ? Flux.range(0, properties.concurrency())
+                        .flatMap(worker -> drainLanes())
+                        .reduce((long) first.published(), Long::sum)
+                    : Mono.just((long) first.published()))
         .onErrorResume(
             e -> {
               log.warn("outbox drain failed; polling will retry: {}", e.toString());
@@ -261,26 +268,45 @@ public final class OutboxRelay implements AutoCloseable {
   }
 
   private Mono<Long> drainLanes() {
-    return Mono.defer(this::publishOneLane)
+    return Mono.defer(this::step)
         .repeat()
-        .takeWhile(count -> count > 0)
-        .reduce(0L, Long::sum);
+        .takeUntil(step -> !step.mayHaveMore())
+        .reduce(0L, (sum, step) -> sum + step.published());
   }
 
   /**
    * One step: claim up to {@code lanes-per-step} lanes, publish their oldest pending rows in id
    * order, mark the acknowledged ones, commit.
-   *
-   * @return rows published, 0 when no lane was claimable
    */
-  Mono<Integer> publishOneLane() {
-    Mono<Integer> step =
+  Mono<Step> step() {
+    Mono<Step> step =
         claimAndLoad()
             .filter(rows -> !rows.isEmpty())
-            .flatMap(rows -> publish(rows).flatMap(outcome -> settle(lanesOf(rows), outcome)))
-            .defaultIfEmpty(0);
+            .flatMap(
+                rows ->
+                    publish(rows)
+                        .flatMap(outcome -> settle(lanesOf(rows), outcome))
+                        .map(published -> new Step(published, published > 0 && full(rows))))
+            .defaultIfEmpty(new Step(0, false));
     return transactions.transactional(step).timeout(properties.stepTimeout());
   }
+
+  /**
+   * Whether a step may have left rows behind: it claimed as many lanes as it may (others may have
+   * rows too) or loaded a whole batch. Otherwise every claimable lane's rows were in it.
+   */
+  private boolean full(List<OutboxRow> rows) {
+    return rows.size() >= properties.batchSize()
+        || lanesOf(rows).size() >= properties.lanesPerStep();
+  }
+
+  /**
+   * What one step did.
+   *
+   * @param published rows published
+   * @param mayHaveMore whether another step may find more
+   */
+  record Step(int published, boolean mayHaveMore) {}
 
   private static List<Short> lanesOf(List<OutboxRow> rows) {
     return rows.stream().map(OutboxRow::lane).distinct().toList();
