@@ -9,6 +9,7 @@ import io.agentteams.platform.outbox.OutboxProperties;
 import io.agentteams.platform.outbox.OutboxRelay;
 import io.agentteams.platform.outbox.RelayCheckpoint;
 import io.agentteams.platform.support.PlatformFixture;
+import io.agentteams.platform.test.CpuUsage;
 import io.agentteams.platform.test.TestInfrastructure;
 import java.time.Duration;
 import java.util.List;
@@ -113,7 +114,9 @@ public final class OutboxBenchmark {
           .rowsUpdated()
           .block();
       double perSecond = 0;
+      double busy = 0;
       for (int round = 0; round < 2; round++) {
+        CpuUsage cpu = CpuUsage.start();
         List<String> ids =
             Flux.range(0, THROUGHPUT_EVENTS)
                 .map(i -> UUID.randomUUID().toString())
@@ -134,9 +137,11 @@ public final class OutboxBenchmark {
             .blockLast();
         // The first round warms up; the second is measured.
         perSecond = THROUGHPUT_EVENTS / ((System.nanoTime() - start) / 1e9);
+        busy = cpu.busySinceStart();
       }
       System.out.printf(
-          "%-42s throughput %8.0f commits/s%n", "raw Postgres: 1 KB INSERT commits", perSecond);
+          "%-42s throughput %8.0f commits/s; processors busy %.0f%%%n",
+          "raw Postgres: 1 KB INSERT commits", perSecond, 100 * busy);
       return perSecond;
     }
   }
@@ -184,6 +189,7 @@ public final class OutboxBenchmark {
             .map(i -> UUID.randomUUID().toString())
             .collectList()
             .block();
+    CpuUsage cpu = CpuUsage.start();
     long start = System.nanoTime();
     Flux.fromIterable(ids).flatMap(path::write, WRITERS).blockLast();
     long written = System.nanoTime();
@@ -193,8 +199,8 @@ public final class OutboxBenchmark {
     }
     if (report) {
       System.out.printf(
-          "  %s: writes done after %.1f s, last processed after %.1f s%n",
-          name, (written - start) / 1e9, (last - start) / 1e9);
+          "  %s: writes done after %.1f s, last processed after %.1f s; processors busy %.0f%%%n",
+          name, (written - start) / 1e9, (last - start) / 1e9, 100 * cpu.busySinceStart());
     }
     for (String id : ids) {
       path.startOf(id);
