@@ -7,6 +7,7 @@ import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.roster.Rosters;
+import io.agentteams.platform.test.CpuUsage;
 import io.agentteams.platform.test.Database;
 import io.agentteams.platform.test.TestInfrastructure;
 import io.agentteams.taskboard.TaskBoardApplication;
@@ -87,6 +88,9 @@ public final class ClaimBenchmark {
       Bench bench = new Bench(app);
       bench.round("raw (warm-up)", bench.raw(), false);
       bench.round("service (warm-up)", bench.service(), false);
+      System.out.printf(
+          "%-44s %10s %10s %10s %12s %10s%n",
+          "round", "p50 ms", "p99 ms", "claims/s", "conflicts", "CPU busy");
       Result raw = Result.empty();
       Result service = Result.empty();
       List<Double> roundRatios = new ArrayList<>();
@@ -147,9 +151,13 @@ public final class ClaimBenchmark {
     }
 
     void print(String name) {
+      print(name, Double.NaN);
+    }
+
+    void print(String name, double busy) {
       System.out.printf(
-          "%-44s %10.2f %10.2f %10.0f %12d%n",
-          name, latency.getValueAtPercentile(50) / 1e6, p99(), perSecond(), conflicts);
+          "%-44s %10.2f %10.2f %10.0f %12d %9.0f%%%n",
+          name, latency.getValueAtPercentile(50) / 1e6, p99(), perSecond(), conflicts, 100 * busy);
     }
   }
 
@@ -192,6 +200,7 @@ public final class ClaimBenchmark {
       Set<Long> seen = ConcurrentHashMap.newKeySet();
       AtomicLong won = new AtomicLong();
       AtomicLong lost = new AtomicLong();
+      CpuUsage cpu = CpuUsage.start();
       long start = System.nanoTime();
       Flux.range(0, CLAIMANTS)
           .flatMap(
@@ -222,7 +231,7 @@ public final class ClaimBenchmark {
       }
       Result result = new Result(latency, won.get(), lost.get(), nanos);
       if (report) {
-        result.print(name);
+        result.print(name, cpu.busySinceStart());
       }
       return result;
     }
