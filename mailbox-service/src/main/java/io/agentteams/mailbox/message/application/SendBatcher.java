@@ -52,6 +52,7 @@ public class SendBatcher {
   private final int maxBatch;
   private final DistributionSummary batchSizes;
   private final Timer queueWait;
+  private final Timer batchTime;
 
   /** Sends waiting for a batch, in arrival order; {@code busy} while a batch is written. */
   private final ArrayDeque<Request> queue = new ArrayDeque<>();
@@ -75,6 +76,10 @@ public class SendBatcher {
     this.queueWait =
         Timer.builder("agentteams.mailbox.send.queue.wait")
             .description("Time from a send being queued to the start of the batch that writes it")
+            .register(meters);
+    this.batchTime =
+        Timer.builder("agentteams.mailbox.send.batch.time")
+            .description("Time to write a batch of sends and commit it")
             .register(meters);
     Gauge.builder("agentteams.mailbox.send.queued", this, SendBatcher::waiting)
         .description("Sends waiting for a batch")
@@ -181,6 +186,7 @@ public class SendBatcher {
                         .insertAll(messages)
                         .flatMap(stored -> announce(batch, stored).thenReturn(stored))))
         .switchIfEmpty(Mono.error(new IllegalStateException("a batch of sends wrote nothing")))
+        .doOnTerminate(() -> batchTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS))
         .subscribe(
             stored -> {
               for (int i = 0; i < batch.size(); i++) {
