@@ -26,6 +26,8 @@ import org.springframework.validation.annotation.Validated;
  * @param deliveryConcurrency listener threads of the delivery consumer
  * @param redeliveryAfter how long a delivery may stay queued before the sweeper delivers it
  * @param sweepInterval how often the sweeper looks for such deliveries and measures the backlog
+ * @param sendBatchMax the most sends written together in one transaction; sends that arrive while
+ *     one is being written wait for it and then go together, up to this many
  */
 @Validated
 @ConfigurationProperties("agentteams.mailbox")
@@ -44,7 +46,8 @@ public record MailboxProperties(
     @DefaultValue("20") int inboxMaxMessages,
     @DefaultValue("2") int deliveryConcurrency,
     @DefaultValue("30s") Duration redeliveryAfter,
-    @DefaultValue("10s") Duration sweepInterval) {
+    @DefaultValue("10s") Duration sweepInterval,
+    @DefaultValue("64") int sendBatchMax) {
 
   public MailboxProperties {
     require(historySize >= 1, "history-size must be at least 1");
@@ -55,6 +58,7 @@ public record MailboxProperties(
     require(responseMaxBytes >= 1024, "response-max-bytes must be at least 1024");
     require(!redeliveryAfter.isNegative(), "redelivery-after must not be negative");
     require(sweepInterval.compareTo(Duration.ZERO) > 0, "sweep-interval must be positive");
+    require(sendBatchMax >= 1, "send-batch-max must be at least 1");
     new PageSize(pageDefault, pageMax);
   }
 

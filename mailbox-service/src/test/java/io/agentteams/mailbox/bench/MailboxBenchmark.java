@@ -154,8 +154,8 @@ public final class MailboxBenchmark {
     }
     if (report) {
       System.out.printf(
-          "  %s: sends done after %.1f s, last arrival after %.1f s%n",
-          name, (sent - start) / 1e9, (last - start) / 1e9);
+          "  %s: sends done after %.1f s, last arrival after %.1f s%s%n",
+          name, (sent - start) / 1e9, (last - start) / 1e9, path.breakdown());
     }
     return THROUGHPUT_MESSAGES / ((last - start) / 1e9);
   }
@@ -344,22 +344,36 @@ public final class MailboxBenchmark {
     private final Map<String, double[]> lastMeans = new HashMap<>();
 
     /**
-     * Mean relay lag (commit to broker ack) and delivery lag (queued to delivered) since last
-     * asked.
+     * Since last asked: mean send queue wait (queued to its batch's start), batch write (to its
+     * commit) and sends per batch, relay lag (commit to broker ack) and delivery lag (queued to
+     * delivered).
      */
     @Override
     public String breakdown() {
       return String.format(
-          "; means: commit -> broker ack %.2f ms, queued -> delivered %.2f ms",
-          meanSinceLast("agentteams.outbox.lag"), meanSinceLast("agentteams.mailbox.delivery.lag"));
+          "; means: send queue wait %.2f ms, batch write %.2f ms, %.1f sends per batch,"
+              + " commit -> broker ack %.2f ms, queued -> delivered %.2f ms",
+          meanSinceLast("agentteams.mailbox.send.queue.wait"),
+          meanSinceLast("agentteams.mailbox.send.batch.time"),
+          meanSinceLast("agentteams.mailbox.send.batch.size"),
+          meanSinceLast("agentteams.outbox.lag"),
+          meanSinceLast("agentteams.mailbox.delivery.lag"));
     }
 
-    private double meanSinceLast(String timer) {
-      io.micrometer.core.instrument.Timer t =
-          context.getBean(io.micrometer.core.instrument.MeterRegistry.class).get(timer).timer();
-      double[] now = {t.count(), t.totalTime(TimeUnit.MILLISECONDS)};
-      double[] before = lastMeans.getOrDefault(timer, new double[] {0, 0});
-      lastMeans.put(timer, now);
+    /** The mean of a timer (in milliseconds) or a distribution summary since last asked. */
+    private double meanSinceLast(String meter) {
+      io.micrometer.core.instrument.MeterRegistry meters =
+          context.getBean(io.micrometer.core.instrument.MeterRegistry.class);
+      io.micrometer.core.instrument.Timer timer = meters.find(meter).timer();
+      io.micrometer.core.instrument.DistributionSummary summary = meters.find(meter).summary();
+      double[] now =
+          timer != null
+              ? new double[] {timer.count(), timer.totalTime(TimeUnit.MILLISECONDS)}
+              : summary != null
+                  ? new double[] {summary.count(), summary.totalAmount()}
+                  : new double[] {0, 0};
+      double[] before = lastMeans.getOrDefault(meter, new double[] {0, 0});
+      lastMeans.put(meter, now);
       return now[0] == before[0] ? 0 : (now[1] - before[1]) / (now[0] - before[0]);
     }
 

@@ -109,8 +109,10 @@ public class Deliveries {
             copies ->
                 copies.isEmpty()
                     ? Mono.just(0)
-                    : Flux.fromIterable(byRecipient(copies))
-                        .concatMap(this::announce)
+                    : outbox
+                        .appendAll(
+                            Topics.MAILBOX_EVENTS,
+                            byRecipient(copies).stream().map(Deliveries::announcement).toList())
                         .then(afterCommit(copies))
                         .thenReturn(copies.size()));
   }
@@ -134,29 +136,26 @@ public class Deliveries {
   }
 
   /** One {@code MessageDelivered} per recipient and delivery step, for its copies in order. */
-  private Mono<Void> announce(List<DeliveryStore.Delivered> copies) {
+  private static Outbox.Pending announcement(List<DeliveryStore.Delivered> copies) {
     DeliveryStore.Delivered first = copies.get(0);
     long upTo = copies.get(copies.size() - 1).sequence();
-    return outbox
-        .append(
-            Topics.MAILBOX_EVENTS,
+    return new Outbox.Pending(
+        first.teamId().toString(),
+        first.ownerId(),
+        upTo,
+        new MessageDelivered(
             first.teamId().toString(),
-            first.ownerId(),
-            upTo,
-            new MessageDelivered(
-                first.teamId().toString(),
-                first.recipient(),
-                copies.stream()
-                    .map(
-                        copy ->
-                            new MessageDelivered.Copy(
-                                copy.messageId().toString(),
-                                copy.sequence(),
-                                copy.queuedAt().toString(),
-                                copy.deliveredAt().toString()))
-                    .toList(),
-                upTo))
-        .then();
+            first.recipient(),
+            copies.stream()
+                .map(
+                    copy ->
+                        new MessageDelivered.Copy(
+                            copy.messageId().toString(),
+                            copy.sequence(),
+                            copy.queuedAt().toString(),
+                            copy.deliveredAt().toString()))
+                .toList(),
+            upTo));
   }
 
   private Mono<Void> afterCommit(List<DeliveryStore.Delivered> copies) {

@@ -1,7 +1,5 @@
 package io.agentteams.mailbox.message.application;
 
-import io.agentteams.contracts.Topics;
-import io.agentteams.contracts.mailbox.MessageQueued;
 import io.agentteams.mailbox.MailboxProperties;
 import io.agentteams.mailbox.access.TeamAccess;
 import io.agentteams.mailbox.message.domain.Addressing;
@@ -11,42 +9,32 @@ import io.agentteams.mailbox.message.domain.Sender;
 import io.agentteams.mailbox.message.domain.SystemKind;
 import io.agentteams.mailbox.message.persistence.MessageStore;
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.outbox.Outbox;
 import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.roster.Roster;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Mono;
 
 /**
  * Sends messages: the message, one queued delivery per recipient and {@code MessageQueued} commit
- * in one transaction. A team's sends are serialised on its mailbox row, so message sequences,
- * per-recipient sequences and outbox order agree.
+ * in one transaction, which {@link SendBatcher} shares with the sends that arrived at the same
+ * time. A team's sends are serialised on its mailbox row, so message sequences, per-recipient
+ * sequences and outbox order agree.
  */
 @Service
 public class MessageSending {
 
   private final TeamAccess access;
-  private final MessageStore messages;
-  private final Outbox outbox;
-  private final TransactionalOperator transactions;
+  private final SendBatcher batcher;
   private final MessageLimits limits;
   private final MeterRegistry meters;
 
   public MessageSending(
-      TeamAccess access,
-      MessageStore messages,
-      Outbox outbox,
-      TransactionalOperator transactions,
-      MailboxProperties properties,
-      MeterRegistry meters) {
+      TeamAccess access, SendBatcher batcher, MailboxProperties properties, MeterRegistry meters) {
     this.access = access;
-    this.messages = messages;
-    this.outbox = outbox;
-    this.transactions = transactions;
+    this.batcher = batcher;
     this.limits = properties.messageLimits();
     this.meters = meters;
   }
@@ -71,7 +59,7 @@ public class MessageSending {
                     request.clientMessageId(),
                     request.text(),
                     limits))
-        .flatMap(message -> transactions.transactional(sendLocked(message)))
+        .flatMap(message -> batcher.send(message).flatMap(stored -> outcome(stored, message)))
         .doOnNext(
             sent -> {
               if (!sent.replayed()) {
@@ -87,23 +75,10 @@ public class MessageSending {
             });
   }
 
-  private Mono<Sent> sendLocked(Message message) {
-    Mono<Sent> fresh =
-        Mono.defer(
-            () ->
-                messages
-                    .insert(message)
-                    .flatMap(queued -> announce(queued).thenReturn(new Sent(queued, false))));
-    if (message.clientMessageId() == null) {
-      return messages.lockTeam(message.teamId()).then(fresh);
-    }
-    return messages
-        .lockTeam(message.teamId())
-        .then(
-            messages.findByClientMessageId(
-                message.teamId(), message.sender().name(), message.clientMessageId()))
-        .flatMap(existing -> replay(existing, message))
-        .switchIfEmpty(fresh);
+  private static Mono<Sent> outcome(MessageStore.Stored stored, Message message) {
+    return stored.sentBefore()
+        ? replay(stored.queued(), message)
+        : Mono.just(new Sent(stored.queued(), false));
   }
 
   private static Mono<Sent> replay(MessageStore.Queued existing, Message retry) {
@@ -122,35 +97,6 @@ public class MessageSending {
                 String.valueOf(retry.clientMessageId()),
                 "message_id",
                 existing.recorded().message().id().toString())));
-  }
-
-  private Mono<Void> announce(MessageStore.Queued queued) {
-    Message m = queued.recorded().message();
-    MessageQueued event =
-        new MessageQueued(
-            m.id().toString(),
-            m.teamId().toString(),
-            queued.recorded().sequence(),
-            m.kind().wire(),
-            m.sender().kind().wire(),
-            m.sender().name(),
-            m.systemKind() == null ? null : m.systemKind().wire(),
-            queued.recipients().stream()
-                .map(r -> new MessageQueued.Recipient(r.member(), r.sequence()))
-                .toList(),
-            m.jobId(),
-            m.conversationId(),
-            m.clientMessageId(),
-            m.text(),
-            queued.recorded().sentAt().toString());
-    return outbox
-        .append(
-            Topics.MAILBOX_EVENTS,
-            m.teamId().toString(),
-            m.ownerId(),
-            queued.recorded().sequence(),
-            event)
-        .then();
   }
 
   private Mono<Author> author(Caller caller, UUID teamId, SendRequest request) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.NoTransactionException;
 import org.springframework.transaction.reactive.TransactionSynchronizationManager;
@@ -69,8 +70,22 @@ public final class Outbox {
    * @param ownerId the team's owner
    * @param sequence the aggregate's revision after this change
    * @param payload the event data
+   * @param trace the trace of the request that caused this event, for a statement that writes the
+   *     events of several requests at once; null to take the caller's, from the Reactor context,
+   *     like every other append
    */
-  public record Pending(String teamId, String ownerId, long sequence, EventPayload payload) {}
+  public record Pending(
+      String teamId,
+      String ownerId,
+      long sequence,
+      EventPayload payload,
+      @Nullable TraceContext trace) {
+
+    /** An event with the caller's trace. */
+    public Pending(String teamId, String ownerId, long sequence, EventPayload payload) {
+      this(teamId, ownerId, sequence, payload, null);
+    }
+  }
 
   private final DatabaseClient db;
   private final EventCodec codec;
@@ -121,7 +136,8 @@ public final class Outbox {
   /**
    * Appends several events within the current transaction in one statement, in the order given; the
    * same as calling {@link #append(String, String, String, long, EventPayload)} for each, for a
-   * change that touches many aggregates at once.
+   * change that touches many aggregates at once. Each event carries its own {@link Pending#trace()}
+   * if it has one, the caller's otherwise.
    */
   public Mono<List<EventEnvelope>> appendAll(String topic, List<Pending> events) {
     if (events.isEmpty()) {
@@ -129,12 +145,17 @@ public final class Outbox {
     }
     return Mono.deferContextual(
         context -> {
-          TraceContext trace = context.getOrDefault(TraceContext.CONTEXT_KEY, null);
+          TraceContext callers = context.getOrDefault(TraceContext.CONTEXT_KEY, null);
           List<EventEnvelope> envelopes =
               events.stream()
                   .map(
                       e ->
-                          codec.envelope(e.payload(), e.teamId(), e.ownerId(), e.sequence(), trace))
+                          codec.envelope(
+                              e.payload(),
+                              e.teamId(),
+                              e.ownerId(),
+                              e.sequence(),
+                              e.trace() == null ? callers : e.trace()))
                   .toList();
           DatabaseClient.GenericExecuteSpec insert =
               db.sql(INSERT_ALL)
