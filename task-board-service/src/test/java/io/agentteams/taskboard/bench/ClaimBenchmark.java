@@ -151,7 +151,9 @@ public final class ClaimBenchmark {
     }
 
     void print(String name) {
-      print(name, Double.NaN);
+      System.out.printf(
+          "%-44s %10.2f %10.2f %10.0f %12d%n",
+          name, latency.getValueAtPercentile(50) / 1e6, p99(), perSecond(), conflicts);
     }
 
     void print(String name, double busy) {

@@ -12,7 +12,9 @@ import io.agentteams.platform.consumer.EventHandler;
 import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.event.EventEnvelope;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -59,35 +61,45 @@ public final class Rosters {
    * answered with status {@code deleted} and no members.
    */
   public Mono<Roster> find(UUID teamId) {
-    Mono<Roster> team =
-        db.sql("SELECT owner_id, status, revision FROM platform.roster_team WHERE team_id = :team")
-            .bind("team", teamId)
-            .map(
-                row ->
-                    new Roster(
-                        teamId,
-                        row.get("owner_id", String.class),
-                        row.get("status", String.class),
-                        row.get("revision", Long.class),
-                        List.of()))
-            .one();
-    Mono<List<Roster.Member>> members =
-        db.sql(
-                "SELECT name, agent_id, lead, conversation_id FROM platform.roster_member"
-                    + " WHERE team_id = :team ORDER BY name")
-            .bind("team", teamId)
-            .map(
-                row ->
-                    new Roster.Member(
-                        row.get("name", String.class),
-                        row.get("agent_id", String.class),
-                        Boolean.TRUE.equals(row.get("lead", Boolean.class)),
-                        row.get("conversation_id", String.class)))
-            .all()
-            .collectList();
-    return team.zipWith(
-        members, (t, m) -> new Roster(t.teamId(), t.ownerId(), t.status(), t.revision(), m));
+    // One statement: one round trip, and the team and its members from the same snapshot (two
+    // queries could straddle the commit of a roster change).
+    return db.sql(
+            """
+            SELECT t.owner_id, t.status, t.revision,
+                   m.name, m.agent_id, m.lead, m.conversation_id
+            FROM platform.roster_team t
+            LEFT JOIN platform.roster_member m ON m.team_id = t.team_id
+            WHERE t.team_id = :team
+            ORDER BY m.name
+            """)
+        .bind("team", teamId)
+        .map(
+            row ->
+                new RosterRow(
+                    row.get("owner_id", String.class),
+                    row.get("status", String.class),
+                    row.get("revision", Long.class),
+                    row.get("name", String.class) == null
+                        ? null
+                        : new Roster.Member(
+                            row.get("name", String.class),
+                            row.get("agent_id", String.class),
+                            Boolean.TRUE.equals(row.get("lead", Boolean.class)),
+                            row.get("conversation_id", String.class))))
+        .all()
+        .collectList()
+        .filter(rows -> !rows.isEmpty())
+        .map(
+            rows -> {
+              RosterRow team = rows.get(0);
+              List<Roster.Member> members =
+                  rows.stream().map(RosterRow::member).filter(Objects::nonNull).toList();
+              return new Roster(teamId, team.ownerId(), team.status(), team.revision(), members);
+            });
   }
+
+  private record RosterRow(
+      String ownerId, String status, long revision, Roster.@Nullable Member member) {}
 
   /** Applies team events to the projection; events older than what it holds change nothing. */
   public EventHandler handler() {
