@@ -9,6 +9,7 @@ import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.roster.Rosters;
 import io.agentteams.platform.test.CpuUsage;
 import io.agentteams.platform.test.Database;
+import io.agentteams.platform.test.JitActivity;
 import io.agentteams.platform.test.TestInfrastructure;
 import io.agentteams.taskboard.TaskBoardApplication;
 import io.agentteams.taskboard.plan.application.PlanCommands;
@@ -57,6 +58,8 @@ public final class ClaimBenchmark {
 
   static final int TASKS = Integer.getInteger("bench.tasks", 4_000);
   static final int ROUNDS = Integer.getInteger("bench.rounds", 5);
+  static final double QUIET_JIT = 0.05;
+  static final int MAX_WARMUPS = 3;
   static final int CLAIMANTS = Integer.getInteger("bench.claimants", 16);
   static final List<String> MEMBERS =
       List.of("lead", "ana", "ben", "cy", "dee", "eli", "fay", "gus");
@@ -86,11 +89,17 @@ public final class ClaimBenchmark {
         CLAIMANTS, TASKS, pool, Runtime.getRuntime().availableProcessors());
     try {
       Bench bench = new Bench(app);
-      bench.round("raw (warm-up)", bench.raw(), false);
-      bench.round("service (warm-up)", bench.service(), false);
+      JitActivity.warmUp(
+          "raw and service claims",
+          QUIET_JIT,
+          MAX_WARMUPS,
+          () -> {
+            bench.round("raw (warm-up)", bench.raw(), false);
+            bench.round("service (warm-up)", bench.service(), false);
+          });
       System.out.printf(
-          "%-44s %10s %10s %10s %12s %10s%n",
-          "round", "p50 ms", "p99 ms", "claims/s", "conflicts", "CPU busy");
+          "%-44s %10s %10s %10s %12s %10s %10s%n",
+          "round", "p50 ms", "p99 ms", "claims/s", "conflicts", "CPU busy", "JIT");
       Result raw = Result.empty();
       Result service = Result.empty();
       List<Double> roundRatios = new ArrayList<>();
@@ -156,10 +165,16 @@ public final class ClaimBenchmark {
           name, latency.getValueAtPercentile(50) / 1e6, p99(), perSecond(), conflicts);
     }
 
-    void print(String name, double busy) {
+    void print(String name, double busy, double jit) {
       System.out.printf(
-          "%-44s %10.2f %10.2f %10.0f %12d %9.0f%%%n",
-          name, latency.getValueAtPercentile(50) / 1e6, p99(), perSecond(), conflicts, 100 * busy);
+          "%-44s %10.2f %10.2f %10.0f %12d %9.0f%% %9.0f%%%n",
+          name,
+          latency.getValueAtPercentile(50) / 1e6,
+          p99(),
+          perSecond(),
+          conflicts,
+          100 * busy,
+          100 * jit);
     }
   }
 
@@ -203,6 +218,7 @@ public final class ClaimBenchmark {
       AtomicLong won = new AtomicLong();
       AtomicLong lost = new AtomicLong();
       CpuUsage cpu = CpuUsage.start();
+      JitActivity jit = JitActivity.start();
       long start = System.nanoTime();
       Flux.range(0, CLAIMANTS)
           .flatMap(
@@ -233,7 +249,7 @@ public final class ClaimBenchmark {
       }
       Result result = new Result(latency, won.get(), lost.get(), nanos);
       if (report) {
-        result.print(name, cpu.busySinceStart());
+        result.print(name, cpu.busySinceStart(), jit.shareSinceStart());
       }
       return result;
     }

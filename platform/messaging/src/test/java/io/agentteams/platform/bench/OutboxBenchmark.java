@@ -10,6 +10,7 @@ import io.agentteams.platform.outbox.OutboxRelay;
 import io.agentteams.platform.outbox.RelayCheckpoint;
 import io.agentteams.platform.support.PlatformFixture;
 import io.agentteams.platform.test.CpuUsage;
+import io.agentteams.platform.test.JitActivity;
 import io.agentteams.platform.test.TestInfrastructure;
 import java.time.Duration;
 import java.util.List;
@@ -160,8 +161,18 @@ public final class OutboxBenchmark {
   }
 
   static Result measure(String name, Path path) throws Exception {
-    // Warm up: a full throughput round, unmeasured, so the JIT has compiled the hot paths.
-    throughput(name + " (warm-up)", path, false);
+    // Warm up: full throughput rounds, unmeasured, until one leaves the JIT quiet.
+    JitActivity.warmUp(
+        name,
+        0.05,
+        3,
+        () -> {
+          try {
+            throughput(name + " (warm-up)", path, false);
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
     Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(30), 3);
     for (int i = 0; i < WARMUP + LATENCY_SAMPLES; i++) {
       String id = UUID.randomUUID().toString();
