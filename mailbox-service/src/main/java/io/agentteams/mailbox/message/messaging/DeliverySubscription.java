@@ -9,7 +9,6 @@ import io.agentteams.platform.event.EventCodec;
 import java.util.List;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import reactor.core.publisher.Mono;
 
 /**
  * The delivery consumer reads this service's own events topic. A team's events share a partition
@@ -25,13 +24,13 @@ public class DeliverySubscription {
   @Bean
   EventSubscription deliveryEvents(
       Deliveries deliveries, EventCodec codec, MailboxProperties properties) {
+    // The topic also carries MessageDelivered and MessageRead, which this consumer writes itself
+    // and need nothing: they are skipped without a transaction.
     return new EventSubscription(
-        NAME,
-        List.of(Topics.MAILBOX_EVENTS),
-        properties.deliveryConcurrency(),
-        event ->
-            MessageQueued.TYPE.equals(event.type())
-                ? deliveries.on(codec.data(event, MessageQueued.class))
-                : Mono.empty());
+            NAME,
+            List.of(Topics.MAILBOX_EVENTS),
+            properties.deliveryConcurrency(),
+            event -> deliveries.on(codec.data(event, MessageQueued.class)))
+        .onlyTypes(MessageQueued.TYPE);
   }
 }

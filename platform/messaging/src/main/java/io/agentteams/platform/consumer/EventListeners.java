@@ -6,6 +6,7 @@ import io.agentteams.platform.event.EventEnvelope;
 import io.agentteams.platform.event.MalformedEventException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,6 +67,7 @@ public final class EventListeners implements SmartLifecycle {
       Counter applied = counter(meters, subscription, "applied");
       Counter duplicates = counter(meters, subscription, "duplicate");
       Counter deadLettered = counter(meters, subscription, "dead-lettered");
+      Counter skipped = counter(meters, subscription, "skipped");
       ContainerProperties container =
           new ContainerProperties(subscription.topics().toArray(String[]::new));
       container.setGroupId(group);
@@ -73,10 +76,15 @@ public final class EventListeners implements SmartLifecycle {
       container.setMessageListener(
           (BatchMessageListener<String, String>)
               records -> {
+                Wanted wanted = Wanted.of(records, subscription, codec);
                 int fresh =
-                    applyBatch(records, group, subscription.handler(), consumer, codec, properties);
+                    wanted.records().isEmpty()
+                        ? 0
+                        : applyBatch(
+                            wanted, group, subscription.handler(), consumer, codec, properties);
                 applied.increment(fresh);
-                duplicates.increment(records.size() - fresh);
+                duplicates.increment(wanted.records().size() - fresh);
+                skipped.increment(records.size() - wanted.records().size());
               });
       ConcurrentMessageListenerContainer<String, String> listener =
           new ConcurrentMessageListenerContainer<>(factory, container);
@@ -96,12 +104,13 @@ public final class EventListeners implements SmartLifecycle {
    * @return how many records were new and applied
    */
   private static int applyBatch(
-      List<ConsumerRecord<String, String>> records,
+      Wanted wanted,
       String group,
       EventHandler handler,
       IdempotentConsumer consumer,
       EventCodec codec,
       ConsumerProperties properties) {
+    List<ConsumerRecord<String, String>> records = wanted.records();
     List<EventEnvelope> events = new ArrayList<>(records.size());
     for (ConsumerRecord<String, String> record : records) {
       try {
@@ -131,10 +140,52 @@ public final class EventListeners implements SmartLifecycle {
         }
       } catch (RuntimeException failure) {
         throw new BatchListenerFailedException(
-            failure.getClass().getSimpleName() + ": " + failure.getMessage(), failure, i);
+            failure.getClass().getSimpleName() + ": " + failure.getMessage(),
+            failure,
+            wanted.positions().get(i));
       }
     }
     return fresh;
+  }
+
+  /**
+   * The records of a poll whose events the subscription acts on, with their positions in the poll
+   * (for the error handler). The type comes from the relay's {@code event_type} header; a record
+   * without one is read to find it, and one that cannot be read is kept, so that it fails and is
+   * dead-lettered rather than skipped.
+   */
+  private record Wanted(List<ConsumerRecord<String, String>> records, List<Integer> positions) {
+
+    static Wanted of(
+        List<ConsumerRecord<String, String>> poll,
+        EventSubscription subscription,
+        EventCodec codec) {
+      if (subscription.eventTypes().isEmpty()) {
+        return new Wanted(poll, java.util.stream.IntStream.range(0, poll.size()).boxed().toList());
+      }
+      List<ConsumerRecord<String, String>> records = new ArrayList<>(poll.size());
+      List<Integer> positions = new ArrayList<>(poll.size());
+      for (int i = 0; i < poll.size(); i++) {
+        if (wanted(poll.get(i), subscription, codec)) {
+          records.add(poll.get(i));
+          positions.add(i);
+        }
+      }
+      return new Wanted(records, positions);
+    }
+
+    private static boolean wanted(
+        ConsumerRecord<String, String> record, EventSubscription subscription, EventCodec codec) {
+      Header type = record.headers().lastHeader("event_type");
+      if (type != null) {
+        return subscription.wants(new String(type.value(), StandardCharsets.UTF_8));
+      }
+      try {
+        return subscription.wants(codec.read(record.value()).type());
+      } catch (MalformedEventException malformed) {
+        return true;
+      }
+    }
   }
 
   private static Counter counter(MeterRegistry meters, EventSubscription s, String outcome) {

@@ -1,7 +1,9 @@
 package io.agentteams.platform.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.agentteams.contracts.EventPayload;
 import io.agentteams.contracts.Topics;
 import io.agentteams.platform.outbox.OutboxProperties;
 import io.agentteams.platform.outbox.RelayCheckpoint;
@@ -15,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -105,6 +108,77 @@ class EventListenersIntegrationTest {
                     "dead-lettered")
                 .count())
         .isEqualTo(2);
+  }
+
+  /** A second event type for the type filter. */
+  record NoteEvent(String note) implements EventPayload {
+    static final String TYPE = "NoteEvent";
+
+    @Override
+    public String eventType() {
+      return TYPE;
+    }
+  }
+
+  @Test
+  void eventsOfTypesASubscriptionDoesNotActOnAreSkippedWithoutAMarkButUnreadableOnesStillFail() {
+    String topic = PlatformFixture.topic("typed");
+    fixture.infrastructure.createTopics(1, List.of(topic, Topics.deadLetter(topic)));
+    List<String> handled = new CopyOnWriteArrayList<>();
+    var listeners =
+        fixture.listeners(
+            FAST_RETRIES,
+            List.of(
+                new EventSubscription(
+                        "typed",
+                        List.of(topic),
+                        1,
+                        event -> {
+                          handled.add(fixture.codec.data(event, NoteEvent.class).note());
+                          return Mono.empty();
+                        })
+                    .onlyTypes(NoteEvent.TYPE)));
+    listeners.start();
+
+    writers.write(topic, "team-t", "skip me").block();
+    fixture
+        .transactions
+        .transactional(fixture.outbox.append(topic, "team-t", "owner-1", 1, new NoteEvent("one")))
+        .block();
+    writers.write(topic, "team-t", "skip me too").block();
+    try (var producer = fixture.relayProducer()) {
+      producer.send(new ProducerRecord<>(topic, "team-t", "this is not an envelope")).get();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    fixture
+        .transactions
+        .transactional(fixture.outbox.append(topic, "team-t", "owner-1", 2, new NoteEvent("two")))
+        .block();
+    fixture.relay(OutboxProperties.defaults(), RelayCheckpoint.NONE).drain().block();
+
+    await().atMost(Duration.ofSeconds(60)).until(() -> handled.size() == 2);
+    assertThat(handled).containsExactly("one", "two");
+    assertThat(outcome("typed", "skipped")).isEqualTo(2);
+    assertThat(outcome("typed", "applied")).isEqualTo(2);
+    // The unreadable record was not skipped: it failed and went to the dead-letter topic.
+    assertThat(outcome("typed", "dead-lettered")).isEqualTo(1);
+    Long marks =
+        fixture
+            .db
+            .sql("SELECT count(*) AS marks FROM platform.processed_event WHERE consumer LIKE :c")
+            .bind("c", "%.typed")
+            .map(row -> row.get("marks", Long.class))
+            .one()
+            .block();
+    assertThat(marks).as("only the events it acted on are marked").isEqualTo(2);
+  }
+
+  private double outcome(String subscription, String outcome) {
+    return fixture
+        .meters
+        .counter("agentteams.consumer.events", "subscription", subscription, "outcome", outcome)
+        .count();
   }
 
   @Test
