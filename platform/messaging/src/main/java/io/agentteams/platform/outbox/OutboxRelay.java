@@ -84,6 +84,9 @@ public final class OutboxRelay implements AutoCloseable {
       FOR UPDATE OF o
       """;
 
+  private static final String ANY_PENDING =
+      "SELECT EXISTS (SELECT 1 FROM platform.outbox WHERE status = 'PENDING')";
+
   private static final String MARK_AND_RELEASE =
       """
       WITH marked AS (
@@ -250,9 +253,13 @@ public final class OutboxRelay implements AutoCloseable {
    * @return the number of rows published
    */
   public Mono<Long> drain() {
-    // One step first; the other workers join only when there is more than one step's worth, so a
-    // relay looking often at a trickle of rows does not send empty claims in parallel.
-    return step()
+    // A look that finds nothing costs one query, not a transaction. Then one step; the other
+    // workers join only when there is more than one step's worth, so a relay looking often at a
+    // trickle of rows does not send empty claims in parallel.
+    return anyPending()
+        .filter(Boolean::booleanValue)
+        .flatMap(any -> step())
+        .defaultIfEmpty(new Step(0, false))
         .flatMap(
             first ->
                 first.mayHaveMore()
@@ -265,6 +272,10 @@ public final class OutboxRelay implements AutoCloseable {
               log.warn("outbox drain failed; polling will retry: {}", e.toString());
               return Mono.just(0L);
             });
+  }
+
+  private Mono<Boolean> anyPending() {
+    return db.sql(ANY_PENDING).map(row -> Boolean.TRUE.equals(row.get(0, Boolean.class))).one();
   }
 
   private Mono<Long> drainLanes() {
