@@ -296,15 +296,23 @@ public final class OutboxRelay implements AutoCloseable {
             .flatMap(
                 rows ->
                     publish(rows)
-                        .flatMap(outcome -> settle(lanesOf(rows), outcome))
-                        .map(published -> new Step(published, published > 0 && full(rows))))
+                        .flatMap(
+                            outcome ->
+                                settle(lanesOf(rows), outcome)
+                                    .map(
+                                        published ->
+                                            new Step(
+                                                published,
+                                                full(rows) || outcome.failed() != null))))
             .defaultIfEmpty(new Step(0, false));
     return transactions.transactional(step).timeout(properties.stepTimeout());
   }
 
   /**
    * Whether a step may have left rows behind: it claimed as many lanes as it may (others may have
-   * rows too) or loaded a whole batch. Otherwise every claimable lane's rows were in it.
+   * rows too) or loaded a whole batch. Otherwise every claimable lane's rows were in it. (A step
+   * whose publish failed may have left rows of other lanes too; its failed lane backs off, so the
+   * next step does not claim it again.)
    */
   private boolean full(List<OutboxRow> rows) {
     return rows.size() >= properties.batchSize()

@@ -266,6 +266,17 @@ class OutboxIntegrationTest {
     await().atMost(Duration.ofSeconds(10)).until(this::relaysIdle);
   }
 
+  private int laneOf(String key) {
+    return fixture
+        .db
+        .sql("SELECT (hashtext(:key) & 2147483647) % :lanes AS lane")
+        .bind("key", key)
+        .bind("lanes", Outbox.LANES)
+        .map(row -> row.get("lane", Integer.class))
+        .one()
+        .block();
+  }
+
   private void setRelaysIdle(boolean idle) {
     fixture
         .db
@@ -596,6 +607,42 @@ class OutboxIntegrationTest {
         fixture.outbox.append("any", "team-x", "owner-1", 1, new TestEvent("team-x", 1, "x"));
     assertThatThrownBy(outside::block).isInstanceOf(NoTransactionException.class);
     assertThat(pendingRows()).isZero();
+  }
+
+  @Test
+  void aLaneWhosePublishFailsDoesNotHoldBackTheOtherLanesOfTheSameDrain() {
+    String topic = PlatformFixture.topic("other-lanes");
+    fixture.infrastructure.createTopics(1, List.of(topic));
+    // The failing row is the oldest, so the first step publishes nothing at all.
+    writers.write("bad topic!", "team-f", "x").block();
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; keys.size() < 6; i++) {
+      String key = "team-ok-" + i;
+      if (laneOf(key) != laneOf("team-f")) {
+        keys.add(key);
+        writers.write(topic, key, "fine").block();
+      }
+    }
+    OutboxProperties d = OutboxProperties.defaults();
+    OutboxRelay relay =
+        fixture.relay(
+            new OutboxProperties(
+                true,
+                d.pollInterval(),
+                100,
+                1,
+                2,
+                d.stepTimeout(),
+                Duration.ofMinutes(10),
+                Duration.ofMinutes(10),
+                d.retention(),
+                d.pruneInterval(),
+                d.busyPollInterval(),
+                d.idleAfter()),
+            RelayCheckpoint.NONE);
+
+    assertThat(relay.drain().block()).isEqualTo(keys.size());
+    assertThat(pendingRows()).isEqualTo(1);
   }
 
   @Test
