@@ -77,4 +77,73 @@ public record OutboxProperties(
         Duration.ofMillis(2),
         Duration.ofMillis(100));
   }
+
+  /** These settings with other polling: the safety-net interval, the busy interval, idle-after. */
+  public OutboxProperties withPolling(
+      Duration pollInterval, Duration busyPollInterval, Duration idleAfter) {
+    return new OutboxProperties(
+        relayEnabled,
+        pollInterval,
+        batchSize,
+        concurrency,
+        lanesPerStep,
+        stepTimeout,
+        retryBackoff,
+        maxRetryBackoff,
+        retention,
+        pruneInterval,
+        busyPollInterval,
+        idleAfter);
+  }
+
+  /** These settings with other step sizes. */
+  public OutboxProperties withSteps(int batchSize, int concurrency, int lanesPerStep) {
+    return new OutboxProperties(
+        relayEnabled,
+        pollInterval,
+        batchSize,
+        concurrency,
+        lanesPerStep,
+        stepTimeout,
+        retryBackoff,
+        maxRetryBackoff,
+        retention,
+        pruneInterval,
+        busyPollInterval,
+        idleAfter);
+  }
+
+  /** These settings with another back-off of failed lanes. */
+  public OutboxProperties withRetryBackoff(Duration retryBackoff, Duration maxRetryBackoff) {
+    return new OutboxProperties(
+        relayEnabled,
+        pollInterval,
+        batchSize,
+        concurrency,
+        lanesPerStep,
+        stepTimeout,
+        retryBackoff,
+        maxRetryBackoff,
+        retention,
+        pruneInterval,
+        busyPollInterval,
+        idleAfter);
+  }
+
+  /** These settings with another retention of published rows. */
+  public OutboxProperties withRetention(Duration retention) {
+    return new OutboxProperties(
+        relayEnabled,
+        pollInterval,
+        batchSize,
+        concurrency,
+        lanesPerStep,
+        stepTimeout,
+        retryBackoff,
+        maxRetryBackoff,
+        retention,
+        pruneInterval,
+        busyPollInterval,
+        idleAfter);
+  }
 }

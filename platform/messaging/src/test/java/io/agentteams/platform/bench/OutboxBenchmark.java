@@ -363,19 +363,7 @@ public final class OutboxBenchmark {
       relay =
           fixture.relay(
               Boolean.getBoolean("bench.no-notify")
-                  ? new OutboxProperties(
-                      true,
-                      Duration.ofMillis(5),
-                      d.batchSize(),
-                      d.concurrency(),
-                      d.lanesPerStep(),
-                      d.stepTimeout(),
-                      d.retryBackoff(),
-                      d.maxRetryBackoff(),
-                      d.retention(),
-                      d.pruneInterval(),
-                      d.busyPollInterval(),
-                      d.idleAfter())
+                  ? d.withPolling(Duration.ofMillis(5), d.busyPollInterval(), d.idleAfter())
                   : d,
               RelayCheckpoint.NONE);
       listeners =

@@ -62,19 +62,9 @@ class OutboxIntegrationTest {
 
   private static OutboxProperties relayProperties(int batchSize, int concurrency) {
     OutboxProperties d = OutboxProperties.defaults();
-    return new OutboxProperties(
-        true,
-        Duration.ofMillis(200),
-        batchSize,
-        concurrency,
-        2,
-        d.stepTimeout(),
-        Duration.ofMillis(100),
-        Duration.ofSeconds(1),
-        d.retention(),
-        d.pruneInterval(),
-        d.busyPollInterval(),
-        d.idleAfter());
+    return d.withPolling(Duration.ofMillis(200), d.busyPollInterval(), d.idleAfter())
+        .withSteps(batchSize, concurrency, 2)
+        .withRetryBackoff(Duration.ofMillis(100), Duration.ofSeconds(1));
   }
 
   @Test
@@ -236,19 +226,8 @@ class OutboxIntegrationTest {
     OutboxProperties d = OutboxProperties.defaults();
     OutboxRelay relay =
         fixture.relay(
-            new OutboxProperties(
-                true,
-                Duration.ofHours(1),
-                d.batchSize(),
-                1,
-                d.lanesPerStep(),
-                d.stepTimeout(),
-                d.retryBackoff(),
-                d.maxRetryBackoff(),
-                d.retention(),
-                d.pruneInterval(),
-                d.busyPollInterval(),
-                Duration.ZERO),
+            d.withPolling(Duration.ofHours(1), d.busyPollInterval(), Duration.ZERO)
+                .withSteps(d.batchSize(), 1, d.lanesPerStep()),
             RelayCheckpoint.NONE);
     relay.start();
     // Finding nothing, the relay goes idle, which waits for the writer.
@@ -626,19 +605,7 @@ class OutboxIntegrationTest {
     OutboxProperties d = OutboxProperties.defaults();
     OutboxRelay relay =
         fixture.relay(
-            new OutboxProperties(
-                true,
-                d.pollInterval(),
-                100,
-                1,
-                2,
-                d.stepTimeout(),
-                Duration.ofMinutes(10),
-                Duration.ofMinutes(10),
-                d.retention(),
-                d.pruneInterval(),
-                d.busyPollInterval(),
-                d.idleAfter()),
+            d.withSteps(100, 1, 2).withRetryBackoff(Duration.ofMinutes(10), Duration.ofMinutes(10)),
             RelayCheckpoint.NONE);
 
     assertThat(relay.drain().block()).isEqualTo(keys.size());
@@ -653,19 +620,7 @@ class OutboxIntegrationTest {
     OutboxProperties d = OutboxProperties.defaults();
     // A back-off far longer than the test, so "the lane backs off" holds however slow the machine.
     OutboxProperties longBackoff =
-        new OutboxProperties(
-            true,
-            d.pollInterval(),
-            100,
-            1,
-            1,
-            d.stepTimeout(),
-            Duration.ofMinutes(10),
-            Duration.ofMinutes(10),
-            d.retention(),
-            d.pruneInterval(),
-            d.busyPollInterval(),
-            d.idleAfter());
+        d.withSteps(100, 1, 1).withRetryBackoff(Duration.ofMinutes(10), Duration.ofMinutes(10));
     OutboxRelay relay = fixture.relay(longBackoff, RelayCheckpoint.NONE);
     assertThat(relay.drain().block()).isZero();
     // Still backing off: a second drain publishes nothing and records no second attempt.
@@ -702,20 +657,7 @@ class OutboxIntegrationTest {
     writers.write(topic, "team-p", "still pending").block();
 
     OutboxProperties d = OutboxProperties.defaults();
-    OutboxProperties noRetention =
-        new OutboxProperties(
-            true,
-            d.pollInterval(),
-            d.batchSize(),
-            d.concurrency(),
-            d.lanesPerStep(),
-            d.stepTimeout(),
-            d.retryBackoff(),
-            d.maxRetryBackoff(),
-            Duration.ZERO,
-            d.pruneInterval(),
-            d.busyPollInterval(),
-            d.idleAfter());
+    OutboxProperties noRetention = d.withRetention(Duration.ZERO);
     new PlatformHousekeeping(fixture.db, noRetention, FAST_RETRIES, fixture.meters)
         .runOnce()
         .block();
