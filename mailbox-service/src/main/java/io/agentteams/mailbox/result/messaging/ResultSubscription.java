@@ -7,7 +7,6 @@ import io.agentteams.platform.consumer.EventSubscription;
 import io.agentteams.platform.event.EventCodec;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import reactor.core.publisher.Mono;
 
 /** Reads {@code JobResultRecorded} from the scheduler's events topic. */
 @Configuration(proxyBeanMethods = false)
@@ -18,12 +17,12 @@ public class ResultSubscription {
 
   @Bean
   EventSubscription resultEvents(ResultRecorder recorder, EventCodec codec) {
+    // The scheduler's topic carries every job event; only recorded results concern the mailbox,
+    // and the others are skipped without a transaction.
     return EventSubscription.of(
-        NAME,
-        Topics.SCHEDULER_EVENTS,
-        event ->
-            JobResultRecorded.TYPE.equals(event.type())
-                ? recorder.on(codec.data(event, JobResultRecorded.class))
-                : Mono.empty());
+            NAME,
+            Topics.SCHEDULER_EVENTS,
+            event -> recorder.on(codec.data(event, JobResultRecorded.class)))
+        .onlyTypes(JobResultRecorded.TYPE);
   }
 }

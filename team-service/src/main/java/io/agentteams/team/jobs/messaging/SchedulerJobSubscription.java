@@ -24,7 +24,10 @@ public class SchedulerJobSubscription {
 
   @Bean
   EventSubscription schedulerJobsSubscription(SchedulerJobs jobs, EventCodec codec) {
-    return EventSubscription.of(NAME, Topics.SCHEDULER_EVENTS, handler(jobs, codec));
+    // Only job state changes concern teams; the topic's other events are skipped without a
+    // transaction (the handler ignores them too, for callers that use it directly).
+    return EventSubscription.of(NAME, Topics.SCHEDULER_EVENTS, handler(jobs, codec))
+        .onlyTypes(JobStateChanged.TYPE);
   }
 
   static EventHandler handler(SchedulerJobs jobs, EventCodec codec) {
