@@ -13,6 +13,7 @@ import io.agentteams.platform.roster.Rosters;
 import io.agentteams.platform.test.Database;
 import io.agentteams.platform.test.JitActivity;
 import io.agentteams.platform.test.TestInfrastructure;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,6 +27,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.Awaitility;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
@@ -327,15 +329,12 @@ public final class MailboxBenchmark {
             .join();
         senders.add(new Caller.Member("bench-owner", team, "writer", null));
       }
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      for (Caller.Member sender : senders) {
-        while (rosters.find(sender.teamId()).blockOptional().isEmpty()) {
-          if (System.nanoTime() > deadline) {
-            throw new IllegalStateException("the roster projection never learned of the teams");
-          }
-          Thread.onSpinWait();
-        }
-      }
+      Awaitility.await("the roster projection learns of the teams")
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  senders.stream()
+                      .allMatch(s -> rosters.find(s.teamId()).blockOptional().isPresent()));
     }
 
     @Override
@@ -395,13 +394,11 @@ public final class MailboxBenchmark {
   }
 
   static void awaitAssignment(ConcurrentMessageListenerContainer<?, ?> container) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (container.getAssignedPartitions() == null
-        || container.getAssignedPartitions().isEmpty()) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("listener got no partitions");
-      }
-      Thread.onSpinWait();
-    }
+    Awaitility.await("the listener gets partitions")
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                container.getAssignedPartitions() != null
+                    && !container.getAssignedPartitions().isEmpty());
   }
 }

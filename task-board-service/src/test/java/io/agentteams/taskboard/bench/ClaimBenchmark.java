@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
+import org.awaitility.Awaitility;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -340,13 +341,9 @@ public final class ClaimBenchmark {
           Topics.TEAM_EVENTS,
           team.toString(),
           codec.write(codec.envelope(created, team.toString(), "bench-owner", 1, null)));
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (rosters.find(team).blockOptional().isEmpty()) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("the roster projection never learned of the bench team");
-        }
-        Mono.delay(Duration.ofMillis(20)).block();
-      }
+      Awaitility.await("the roster projection learns of the bench team")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> rosters.find(team).blockOptional().isPresent());
       return team;
     }
   }

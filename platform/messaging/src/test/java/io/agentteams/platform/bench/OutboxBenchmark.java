@@ -24,6 +24,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.Awaitility;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -435,13 +436,11 @@ public final class OutboxBenchmark {
   }
 
   static void awaitAssignment(ConcurrentMessageListenerContainer<?, ?> container) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (container.getAssignedPartitions() == null
-        || container.getAssignedPartitions().isEmpty()) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("listener got no partitions");
-      }
-      Thread.onSpinWait();
-    }
+    Awaitility.await("the listener gets partitions")
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                container.getAssignedPartitions() != null
+                    && !container.getAssignedPartitions().isEmpty());
   }
 }
