@@ -1,6 +1,7 @@
 package io.agentteams.platform.outbox;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.r2dbc.postgresql.api.PostgresqlConnection;
@@ -147,6 +148,7 @@ public final class OutboxRelay implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicLong publishedHere =
       new java.util.concurrent.atomic.AtomicLong();
   private final Counter failures;
+  private final Counter stateChanges;
   private final Timer lag;
 
   public OutboxRelay(
@@ -169,6 +171,14 @@ public final class OutboxRelay implements AutoCloseable {
     this.failures =
         Counter.builder("agentteams.outbox.publish.failures")
             .description("Outbox publish attempts that failed and will be retried")
+            .register(meters);
+    Gauge.builder("agentteams.outbox.relay.idle", advertisedIdle, idle -> idle.get() ? 1 : 0)
+        .description(
+            "1 while this relay has told writers it is idle (commits notify it), 0 while it polls")
+        .register(meters);
+    this.stateChanges =
+        Counter.builder("agentteams.outbox.relay.state.changes")
+            .description("Times this relay told writers it went idle or busy")
             .register(meters);
     this.lag =
         Timer.builder("agentteams.outbox.lag")
@@ -233,7 +243,13 @@ public final class OutboxRelay implements AutoCloseable {
                     .fetch()
                     .rowsUpdated())
             : transactions.transactional(db.sql(ADVERTISE_BUSY).fetch().rowsUpdated());
-    return update.doOnSuccess(updated -> advertisedIdle.set(idle)).then();
+    return update
+        .doOnSuccess(
+            updated -> {
+              advertisedIdle.set(idle);
+              stateChanges.increment();
+            })
+        .then();
   }
 
   private void lookAgainSoon() {

@@ -241,8 +241,15 @@ class OutboxIntegrationTest {
     // Polling is an hour away: only the relay's look after going idle can publish the row.
     await().atMost(Duration.ofSeconds(30)).until(() -> pendingRows() == 0);
     assertThat(relay.publishedCount()).isEqualTo(1);
-    // Having published, it was busy again for a moment; finding nothing more, it goes idle.
-    await().atMost(Duration.ofSeconds(10)).until(this::relaysIdle);
+    // Having published, it says it is busy for a moment; finding nothing more, it goes idle again:
+    // idle, busy, idle, as the state, the gauge and the counter of changes show.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                fixture.meters.counter("agentteams.outbox.relay.state.changes").count() >= 3
+                    && fixture.meters.get("agentteams.outbox.relay.idle").gauge().value() == 1.0);
+    assertThat(relaysIdle()).isTrue();
   }
 
   private int laneOf(String key) {
