@@ -78,72 +78,84 @@ public record OutboxProperties(
         Duration.ofMillis(100));
   }
 
-  /** These settings with other polling: the safety-net interval, the busy interval, idle-after. */
-  public OutboxProperties withPolling(
-      Duration pollInterval, Duration busyPollInterval, Duration idleAfter) {
-    return new OutboxProperties(
-        relayEnabled,
-        pollInterval,
-        batchSize,
-        concurrency,
-        lanesPerStep,
-        stepTimeout,
-        retryBackoff,
-        maxRetryBackoff,
-        retention,
-        pruneInterval,
-        busyPollInterval,
-        idleAfter);
+  /** A builder starting from these settings, for code that changes a few of them. */
+  public Builder toBuilder() {
+    return new Builder(this);
   }
 
-  /** These settings with other step sizes. */
-  public OutboxProperties withSteps(int batchSize, int concurrency, int lanesPerStep) {
-    return new OutboxProperties(
-        relayEnabled,
-        pollInterval,
-        batchSize,
-        concurrency,
-        lanesPerStep,
-        stepTimeout,
-        retryBackoff,
-        maxRetryBackoff,
-        retention,
-        pruneInterval,
-        busyPollInterval,
-        idleAfter);
-  }
+  /** Changes some settings of a copy; {@link #build()} validates the result. */
+  public static final class Builder {
+    private final boolean relayEnabled;
+    private Duration pollInterval;
+    private int batchSize;
+    private int concurrency;
+    private int lanesPerStep;
+    private final Duration stepTimeout;
+    private Duration retryBackoff;
+    private Duration maxRetryBackoff;
+    private Duration retention;
+    private final Duration pruneInterval;
+    private Duration busyPollInterval;
+    private Duration idleAfter;
 
-  /** These settings with another back-off of failed lanes. */
-  public OutboxProperties withRetryBackoff(Duration retryBackoff, Duration maxRetryBackoff) {
-    return new OutboxProperties(
-        relayEnabled,
-        pollInterval,
-        batchSize,
-        concurrency,
-        lanesPerStep,
-        stepTimeout,
-        retryBackoff,
-        maxRetryBackoff,
-        retention,
-        pruneInterval,
-        busyPollInterval,
-        idleAfter);
-  }
+    private Builder(OutboxProperties from) {
+      relayEnabled = from.relayEnabled;
+      pollInterval = from.pollInterval;
+      batchSize = from.batchSize;
+      concurrency = from.concurrency;
+      lanesPerStep = from.lanesPerStep;
+      stepTimeout = from.stepTimeout;
+      retryBackoff = from.retryBackoff;
+      maxRetryBackoff = from.maxRetryBackoff;
+      retention = from.retention;
+      pruneInterval = from.pruneInterval;
+      busyPollInterval = from.busyPollInterval;
+      idleAfter = from.idleAfter;
+    }
 
-  /** These settings with another retention of published rows. */
-  public OutboxProperties withRetention(Duration retention) {
-    return new OutboxProperties(
-        relayEnabled,
-        pollInterval,
-        batchSize,
-        concurrency,
-        lanesPerStep,
-        stepTimeout,
-        retryBackoff,
-        maxRetryBackoff,
-        retention,
-        pruneInterval,
-        busyPollInterval,
-        idleAfter);
+    /** The safety-net poll interval, the busy poll interval and idle-after. */
+    public Builder polling(Duration pollInterval, Duration busyPollInterval, Duration idleAfter) {
+      this.pollInterval = pollInterval;
+      this.busyPollInterval = busyPollInterval;
+      this.idleAfter = idleAfter;
+      return this;
+    }
+
+    /** Rows per lane claim, steps at once, lanes per step. */
+    public Builder steps(int batchSize, int concurrency, int lanesPerStep) {
+      this.batchSize = batchSize;
+      this.concurrency = concurrency;
+      this.lanesPerStep = lanesPerStep;
+      return this;
+    }
+
+    /** The first and the longest pause of a lane whose publish failed. */
+    public Builder retryBackoff(Duration retryBackoff, Duration maxRetryBackoff) {
+      this.retryBackoff = retryBackoff;
+      this.maxRetryBackoff = maxRetryBackoff;
+      return this;
+    }
+
+    /** How long published rows are kept. */
+    public Builder retention(Duration retention) {
+      this.retention = retention;
+      return this;
+    }
+
+    public OutboxProperties build() {
+      return new OutboxProperties(
+          relayEnabled,
+          pollInterval,
+          batchSize,
+          concurrency,
+          lanesPerStep,
+          stepTimeout,
+          retryBackoff,
+          maxRetryBackoff,
+          retention,
+          pruneInterval,
+          busyPollInterval,
+          idleAfter);
+    }
   }
 }

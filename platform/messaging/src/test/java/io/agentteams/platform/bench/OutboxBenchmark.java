@@ -364,7 +364,9 @@ public final class OutboxBenchmark {
       relay =
           fixture.relay(
               Boolean.getBoolean("bench.no-notify")
-                  ? d.withPolling(Duration.ofMillis(5), d.busyPollInterval(), d.idleAfter())
+                  ? d.toBuilder()
+                      .polling(Duration.ofMillis(5), d.busyPollInterval(), d.idleAfter())
+                      .build()
                   : d,
               RelayCheckpoint.NONE);
       listeners =

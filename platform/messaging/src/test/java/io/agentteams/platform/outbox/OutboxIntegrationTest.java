@@ -62,9 +62,11 @@ class OutboxIntegrationTest {
 
   private static OutboxProperties relayProperties(int batchSize, int concurrency) {
     OutboxProperties d = OutboxProperties.defaults();
-    return d.withPolling(Duration.ofMillis(200), d.busyPollInterval(), d.idleAfter())
-        .withSteps(batchSize, concurrency, 2)
-        .withRetryBackoff(Duration.ofMillis(100), Duration.ofSeconds(1));
+    return d.toBuilder()
+        .polling(Duration.ofMillis(200), d.busyPollInterval(), d.idleAfter())
+        .steps(batchSize, concurrency, 2)
+        .retryBackoff(Duration.ofMillis(100), Duration.ofSeconds(1))
+        .build();
   }
 
   @Test
@@ -226,8 +228,10 @@ class OutboxIntegrationTest {
     OutboxProperties d = OutboxProperties.defaults();
     OutboxRelay relay =
         fixture.relay(
-            d.withPolling(Duration.ofHours(1), d.busyPollInterval(), Duration.ZERO)
-                .withSteps(d.batchSize(), 1, d.lanesPerStep()),
+            d.toBuilder()
+                .polling(Duration.ofHours(1), d.busyPollInterval(), Duration.ZERO)
+                .steps(d.batchSize(), 1, d.lanesPerStep())
+                .build(),
             RelayCheckpoint.NONE);
     relay.start();
     // Finding nothing, the relay goes idle, which waits for the writer.
@@ -612,7 +616,10 @@ class OutboxIntegrationTest {
     OutboxProperties d = OutboxProperties.defaults();
     OutboxRelay relay =
         fixture.relay(
-            d.withSteps(100, 1, 2).withRetryBackoff(Duration.ofMinutes(10), Duration.ofMinutes(10)),
+            d.toBuilder()
+                .steps(100, 1, 2)
+                .retryBackoff(Duration.ofMinutes(10), Duration.ofMinutes(10))
+                .build(),
             RelayCheckpoint.NONE);
 
     assertThat(relay.drain().block()).isEqualTo(keys.size());
@@ -627,7 +634,10 @@ class OutboxIntegrationTest {
     OutboxProperties d = OutboxProperties.defaults();
     // A back-off far longer than the test, so "the lane backs off" holds however slow the machine.
     OutboxProperties longBackoff =
-        d.withSteps(100, 1, 1).withRetryBackoff(Duration.ofMinutes(10), Duration.ofMinutes(10));
+        d.toBuilder()
+            .steps(100, 1, 1)
+            .retryBackoff(Duration.ofMinutes(10), Duration.ofMinutes(10))
+            .build();
     OutboxRelay relay = fixture.relay(longBackoff, RelayCheckpoint.NONE);
     assertThat(relay.drain().block()).isZero();
     // Still backing off: a second drain publishes nothing and records no second attempt.
@@ -664,7 +674,7 @@ class OutboxIntegrationTest {
     writers.write(topic, "team-p", "still pending").block();
 
     OutboxProperties d = OutboxProperties.defaults();
-    OutboxProperties noRetention = d.withRetention(Duration.ZERO);
+    OutboxProperties noRetention = d.toBuilder().retention(Duration.ZERO).build();
     new PlatformHousekeeping(fixture.db, noRetention, FAST_RETRIES, fixture.meters)
         .runOnce()
         .block();
