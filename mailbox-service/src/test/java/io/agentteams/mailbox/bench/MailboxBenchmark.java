@@ -10,8 +10,10 @@ import io.agentteams.mailbox.message.application.SendRequest;
 import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.roster.Rosters;
+import io.agentteams.platform.test.Arrivals;
 import io.agentteams.platform.test.Database;
 import io.agentteams.platform.test.JitActivity;
+import io.agentteams.platform.test.RawKafkaRoundTrip;
 import io.agentteams.platform.test.TestInfrastructure;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,24 +21,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.awaitility.Awaitility;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
-import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
-import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
-import org.springframework.kafka.listener.ContainerProperties;
-import org.springframework.kafka.listener.MessageListener;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -173,74 +164,11 @@ public final class MailboxBenchmark {
     return THROUGHPUT_MESSAGES / ((last - start) / 1e9);
   }
 
-  /** Remembers when each message arrived and wakes whoever waits for it. */
-  static final class Arrivals {
-    private final Map<String, Long> arrived = new ConcurrentHashMap<>();
-    private final Map<String, CountDownLatch> waiting = new ConcurrentHashMap<>();
-
-    void arrived(String id) {
-      arrived.putIfAbsent(id, System.nanoTime());
-      latch(id).countDown();
-    }
-
-    long await(String id) throws InterruptedException {
-      if (!latch(id).await(120, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("message " + id + " never arrived");
-      }
-      waiting.remove(id);
-      return arrived.remove(id);
-    }
-
-    private CountDownLatch latch(String id) {
-      return waiting.computeIfAbsent(id, k -> new CountDownLatch(1));
-    }
-  }
-
   static final class RawPath implements Path {
-    private final KafkaTemplate<String, String> template;
-    private final ConcurrentMessageListenerContainer<String, String> listener;
-    private final Arrivals arrivals = new Arrivals();
-    private final String topic = "bench-raw-" + UUID.randomUUID();
+    private final RawKafkaRoundTrip raw;
 
     RawPath(TestInfrastructure infrastructure) {
-      infrastructure.createTopics(12, List.of(topic));
-      template =
-          new KafkaTemplate<>(
-              new DefaultKafkaProducerFactory<>(
-                  Map.of(
-                      ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                      infrastructure.kafkaBootstrapServers(),
-                      ProducerConfig.ACKS_CONFIG,
-                      "all",
-                      ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-                      true,
-                      ProducerConfig.LINGER_MS_CONFIG,
-                      0,
-                      ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-                      StringSerializer.class,
-                      ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
-                      StringSerializer.class)));
-      ContainerProperties properties = new ContainerProperties(topic);
-      properties.setGroupId("bench-raw-" + UUID.randomUUID());
-      properties.setMessageListener(
-          (MessageListener<String, String>)
-              record -> arrivals.arrived(record.value().substring(0, 36)));
-      listener =
-          new ConcurrentMessageListenerContainer<>(
-              new DefaultKafkaConsumerFactory<>(
-                  Map.of(
-                      ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                      infrastructure.kafkaBootstrapServers(),
-                      ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                      "earliest",
-                      ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-                      StringDeserializer.class,
-                      ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                      StringDeserializer.class)),
-              properties);
-      listener.setConcurrency(2);
-      listener.start();
-      awaitAssignment(listener);
+      raw = new RawKafkaRoundTrip(infrastructure, 12, Duration.ofSeconds(120));
     }
 
     @Override
@@ -248,27 +176,25 @@ public final class MailboxBenchmark {
       return Mono.defer(
           () -> {
             String id = UUID.randomUUID().toString();
-            return Mono.fromFuture(template.send(topic, "team-" + team, id + KILOBYTE))
-                .thenReturn(id);
+            return Mono.fromFuture(raw.send("team-" + team, id, KILOBYTE)).thenReturn(id);
           });
     }
 
     @Override
     public long awaitArrival(String id) throws InterruptedException {
-      return arrivals.await(id);
+      return raw.awaitArrival(id);
     }
 
     @Override
     public void close() {
-      listener.stop();
-      template.destroy();
+      raw.close();
     }
   }
 
   static final class MailboxPath implements Path {
     private final ConfigurableApplicationContext context;
     private final MessageSending sending;
-    private final Arrivals arrivals = new Arrivals();
+    private final Arrivals arrivals = new Arrivals(Duration.ofSeconds(120));
     private final List<Caller.Member> senders = new ArrayList<>();
 
     MailboxPath(TestInfrastructure infrastructure) {
@@ -391,14 +317,5 @@ public final class MailboxBenchmark {
     public void close() {
       context.close();
     }
-  }
-
-  static void awaitAssignment(ConcurrentMessageListenerContainer<?, ?> container) {
-    Awaitility.await("the listener gets partitions")
-        .atMost(Duration.ofSeconds(30))
-        .until(
-            () ->
-                container.getAssignedPartitions() != null
-                    && !container.getAssignedPartitions().isEmpty());
   }
 }

@@ -9,28 +9,18 @@ import io.agentteams.platform.outbox.OutboxProperties;
 import io.agentteams.platform.outbox.OutboxRelay;
 import io.agentteams.platform.outbox.RelayCheckpoint;
 import io.agentteams.platform.support.PlatformFixture;
+import io.agentteams.platform.test.Arrivals;
 import io.agentteams.platform.test.CpuUsage;
 import io.agentteams.platform.test.JitActivity;
+import io.agentteams.platform.test.RawKafkaRoundTrip;
 import io.agentteams.platform.test.TestInfrastructure;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.awaitility.Awaitility;
-import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
-import org.springframework.kafka.core.DefaultKafkaProducerFactory;
-import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
-import org.springframework.kafka.listener.ContainerProperties;
-import org.springframework.kafka.listener.MessageListener;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -220,75 +210,12 @@ public final class OutboxBenchmark {
     return THROUGHPUT_EVENTS / ((last - start) / 1e9);
   }
 
-  /** Remembers when each event was processed and wakes whoever waits for it. */
-  static final class Arrivals {
-    private final Map<String, Long> processed = new ConcurrentHashMap<>();
-    private final Map<String, CountDownLatch> waiting = new ConcurrentHashMap<>();
-
-    void arrived(String id) {
-      processed.putIfAbsent(id, System.nanoTime());
-      latch(id).countDown();
-    }
-
-    long await(String id) throws InterruptedException {
-      if (!latch(id).await(60, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("event " + id + " never arrived");
-      }
-      waiting.remove(id);
-      return processed.remove(id);
-    }
-
-    private CountDownLatch latch(String id) {
-      return waiting.computeIfAbsent(id, k -> new CountDownLatch(1));
-    }
-  }
-
   static final class RawPath implements Path {
-    private final KafkaTemplate<String, String> template;
-    private final ConcurrentMessageListenerContainer<String, String> listener;
-    private final Arrivals arrivals = new Arrivals();
+    private final RawKafkaRoundTrip raw;
     private final Map<String, Long> starts = new ConcurrentHashMap<>();
-    private final String topic = PlatformFixture.topic("bench-raw");
 
     RawPath(TestInfrastructure infrastructure) {
-      infrastructure.createTopics(4, List.of(topic));
-      template =
-          new KafkaTemplate<>(
-              new DefaultKafkaProducerFactory<>(
-                  Map.of(
-                      ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                      infrastructure.kafkaBootstrapServers(),
-                      ProducerConfig.ACKS_CONFIG,
-                      "all",
-                      ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-                      true,
-                      ProducerConfig.LINGER_MS_CONFIG,
-                      0,
-                      ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-                      StringSerializer.class,
-                      ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
-                      StringSerializer.class)));
-      ContainerProperties properties = new ContainerProperties(topic);
-      properties.setGroupId("bench-raw-" + UUID.randomUUID());
-      properties.setMessageListener(
-          (MessageListener<String, String>)
-              record -> arrivals.arrived(record.value().substring(0, 36)));
-      listener =
-          new ConcurrentMessageListenerContainer<>(
-              new DefaultKafkaConsumerFactory<>(
-                  Map.of(
-                      ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                      infrastructure.kafkaBootstrapServers(),
-                      ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                      "earliest",
-                      ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-                      StringDeserializer.class,
-                      ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                      StringDeserializer.class)),
-              properties);
-      listener.setConcurrency(2);
-      listener.start();
-      awaitAssignment(listener);
+      raw = new RawKafkaRoundTrip(infrastructure, 4, Duration.ofSeconds(60));
     }
 
     @Override
@@ -296,15 +223,13 @@ public final class OutboxBenchmark {
       return Mono.defer(
           () -> {
             starts.put(id, System.nanoTime());
-            return Mono.fromFuture(
-                    template.send(topic, "team-" + (id.hashCode() & 63), id + FILLER))
-                .then();
+            return Mono.fromFuture(raw.send("team-" + (id.hashCode() & 63), id, FILLER)).then();
           });
     }
 
     @Override
     public long awaitProcessed(String id) throws InterruptedException {
-      return arrivals.await(id);
+      return raw.awaitArrival(id);
     }
 
     @Override
@@ -314,8 +239,7 @@ public final class OutboxBenchmark {
 
     @Override
     public void close() {
-      listener.stop();
-      template.destroy();
+      raw.close();
     }
   }
 
@@ -331,7 +255,7 @@ public final class OutboxBenchmark {
     private final PlatformFixture fixture;
     private final OutboxRelay relay;
     private final EventListeners listeners;
-    private final Arrivals arrivals = new Arrivals();
+    private final Arrivals arrivals = new Arrivals(Duration.ofSeconds(60));
     private final Map<String, Long> commits = new ConcurrentHashMap<>();
     private final String topic = PlatformFixture.topic("bench-outbox");
 
@@ -390,7 +314,7 @@ public final class OutboxBenchmark {
                                       fixture.codec.data(event, BenchEvent.class).id())))));
       relay.start();
       listeners.start();
-      awaitAssignment(listeners.container("bench"));
+      RawKafkaRoundTrip.awaitAssignment(listeners.container("bench"));
     }
 
     @Override
@@ -435,14 +359,5 @@ public final class OutboxBenchmark {
     public void close() throws Exception {
       fixture.close();
     }
-  }
-
-  static void awaitAssignment(ConcurrentMessageListenerContainer<?, ?> container) {
-    Awaitility.await("the listener gets partitions")
-        .atMost(Duration.ofSeconds(30))
-        .until(
-            () ->
-                container.getAssignedPartitions() != null
-                    && !container.getAssignedPartitions().isEmpty());
   }
 }
