@@ -11,6 +11,7 @@ import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.roster.Rosters;
 import io.agentteams.platform.test.Arrivals;
+import io.agentteams.platform.test.CpuUsage;
 import io.agentteams.platform.test.Database;
 import io.agentteams.platform.test.JitActivity;
 import io.agentteams.platform.test.RawKafkaRoundTrip;
@@ -145,6 +146,7 @@ public final class MailboxBenchmark {
   }
 
   static double throughput(String name, Path path, boolean report) throws Exception {
+    CpuUsage cpu = CpuUsage.start();
     long start = System.nanoTime();
     List<String> ids =
         Flux.range(0, THROUGHPUT_MESSAGES)
@@ -158,8 +160,12 @@ public final class MailboxBenchmark {
     }
     if (report) {
       System.out.printf(
-          "  %s: sends done after %.1f s, last arrival after %.1f s%s%n",
-          name, (sent - start) / 1e9, (last - start) / 1e9, path.breakdown());
+          "  %s: sends done after %.1f s, last arrival after %.1f s, processors %.0f%% busy%s%n",
+          name,
+          (sent - start) / 1e9,
+          (last - start) / 1e9,
+          100 * cpu.busySinceStart(),
+          path.breakdown());
     }
     return THROUGHPUT_MESSAGES / ((last - start) / 1e9);
   }

@@ -398,6 +398,7 @@ public final class OutboxRelay implements AutoCloseable {
               if (error != null) {
                 future.completeExceptionally(error);
               } else {
+                lag.record(Duration.between(row.createdAt(), Instant.now()));
                 future.complete(metadata);
               }
             });
@@ -445,12 +446,8 @@ public final class OutboxRelay implements AutoCloseable {
         .then(
             Mono.fromRunnable(
                 () -> {
-                  Instant now = Instant.now();
                   published.increment(acknowledged.size());
                   publishedHere.addAndGet(acknowledged.size());
-                  for (OutboxRow row : outcome.acknowledgedRows()) {
-                    lag.record(Duration.between(row.createdAt(), now));
-                  }
                   if (outcome.failed() != null) {
                     failures.increment();
                     log.warn(

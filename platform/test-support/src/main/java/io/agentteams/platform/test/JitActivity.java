@@ -37,12 +37,14 @@ public final class JitActivity {
 
   /**
    * Runs warm-up rounds until one leaves the JIT quiet ({@code quietShare} of its time or less) or
-   * {@code maxRounds} ran, and says how it went.
+   * {@code maxRounds} ran (the system property {@code bench.max-warmups} overrides it), and says
+   * how it went.
    */
   public static void warmUp(String name, double quietShare, int maxRounds, Runnable round) {
+    int limit = Integer.getInteger("bench.max-warmups", maxRounds);
     double share = Double.NaN;
     int rounds = 0;
-    while (rounds < maxRounds) {
+    while (rounds < limit) {
       JitActivity jit = start();
       round.run();
       rounds++;
