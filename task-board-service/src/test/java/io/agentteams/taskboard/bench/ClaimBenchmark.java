@@ -109,13 +109,20 @@ public final class ClaimBenchmark {
           "totals over " + ROUNDS + " rounds", "p50 ms", "p99 ms", "claims/s", "conflicts");
       raw.print("raw: single-row compare-and-set UPDATE");
       service.print("service: claim (roster, CAS, outbox event)");
+      io.micrometer.core.instrument.MeterRegistry meters =
+          app.getBean(io.micrometer.core.instrument.MeterRegistry.class);
       io.micrometer.core.instrument.DistributionSummary batches =
-          app.getBean(io.micrometer.core.instrument.MeterRegistry.class)
-              .get("agentteams.taskboard.claim.batch.size")
-              .summary();
+          meters.get("agentteams.taskboard.claim.batch.size").summary();
       System.out.printf(
           "%nClaims per statement (group commit): mean %.1f, max %.0f over %d statements%n",
           batches.mean(), batches.max(), batches.count());
+      io.micrometer.core.instrument.DistributionSummary steps =
+          meters.find("agentteams.outbox.relay.step.size").summary();
+      if (steps != null) {
+        System.out.printf(
+            "Events per relay step: mean %.1f, max %.0f over %d steps%n",
+            steps.mean(), steps.max(), steps.count());
+      }
       System.out.printf(
           "Ratio: service throughput / raw = %.0f%% (target >= 50%%); p99 service / raw = %.1fx%n",
           100.0 * service.perSecond() / raw.perSecond(), service.p99() / raw.p99());

@@ -1,6 +1,7 @@
 package io.agentteams.platform.outbox;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -149,6 +150,7 @@ public final class OutboxRelay implements AutoCloseable {
       new java.util.concurrent.atomic.AtomicLong();
   private final Counter failures;
   private final Counter stateChanges;
+  private final DistributionSummary stepSizes;
   private final Timer lag;
 
   public OutboxRelay(
@@ -179,6 +181,10 @@ public final class OutboxRelay implements AutoCloseable {
     this.stateChanges =
         Counter.builder("agentteams.outbox.relay.state.changes")
             .description("Times this relay told writers it went idle or busy")
+            .register(meters);
+    this.stepSizes =
+        DistributionSummary.builder("agentteams.outbox.relay.step.size")
+            .description("Rows a relay step published: few per step means each row pays a step")
             .register(meters);
     this.lag =
         Timer.builder("agentteams.outbox.lag")
@@ -448,6 +454,7 @@ public final class OutboxRelay implements AutoCloseable {
                 () -> {
                   published.increment(acknowledged.size());
                   publishedHere.addAndGet(acknowledged.size());
+                  stepSizes.record(acknowledged.size());
                   if (outcome.failed() != null) {
                     failures.increment();
                     log.warn(

@@ -586,6 +586,9 @@ class OutboxIntegrationTest {
         .containsExactly(1L, 4L, 7L, 10L, 13L, 16L, 19L, 22L, 25L, 28L);
     assertThat(positionsByKey.get("team-2"))
         .containsExactly(2L, 5L, 8L, 11L, 14L, 17L, 20L, 23L, 26L, 29L);
+    var steps = fixture.meters.get("agentteams.outbox.relay.step.size").summary();
+    assertThat(steps.totalAmount()).isEqualTo(30);
+    assertThat(steps.count()).isBetween(1L, 30L);
 
     Mono<List<EventEnvelope>> outside = fixture.outbox.appendAll(topic, pending);
     assertThatThrownBy(outside::block).isInstanceOf(NoTransactionException.class);
