@@ -107,17 +107,7 @@ public final class MailboxBenchmark {
 
   static Result measure(String name, Path path) throws Exception {
     // Full unmeasured throughput rounds first, until one leaves the JIT quiet.
-    JitActivity.warmUp(
-        name,
-        0.05,
-        3,
-        () -> {
-          try {
-            throughput(name + " (warm-up)", path, false);
-          } catch (Exception e) {
-            throw new IllegalStateException(e);
-          }
-        });
+    JitActivity.warmUp(name, 0.05, 3, () -> throughput(name + " (warm-up)", path, false));
     path.breakdown();
     Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
     Histogram durable = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);

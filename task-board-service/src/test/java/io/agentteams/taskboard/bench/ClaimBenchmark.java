@@ -226,7 +226,7 @@ public final class ClaimBenchmark {
      * operators after class-check traps all through alternating rounds), charging each side for the
      * other; in production a service runs only its own workload.
      */
-    List<Result> side(String name, Path path, int warmUps) {
+    List<Result> side(String name, Path path, int warmUps) throws Exception {
       JitActivity.warmUp(name, QUIET_JIT, warmUps, () -> round(name + " (warm-up)", path, false));
       List<Result> rounds = new ArrayList<>();
       for (int round = 1; round <= ROUNDS; round++) {

@@ -153,17 +153,7 @@ public final class OutboxBenchmark {
 
   static Result measure(String name, Path path) throws Exception {
     // Warm up: full throughput rounds, unmeasured, until one leaves the JIT quiet.
-    JitActivity.warmUp(
-        name,
-        0.05,
-        3,
-        () -> {
-          try {
-            throughput(name + " (warm-up)", path, false);
-          } catch (Exception e) {
-            throw new IllegalStateException(e);
-          }
-        });
+    JitActivity.warmUp(name, 0.05, 3, () -> throughput(name + " (warm-up)", path, false));
     Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(30), 3);
     for (int i = 0; i < WARMUP + LATENCY_SAMPLES; i++) {
       String id = UUID.randomUUID().toString();

@@ -589,6 +589,7 @@ class OutboxIntegrationTest {
     var steps = fixture.meters.get("agentteams.outbox.relay.step.size").summary();
     assertThat(steps.totalAmount()).isEqualTo(30);
     assertThat(steps.count()).isBetween(1L, 30L);
+    assertThat(fixture.meters.get("agentteams.outbox.lag").timer().count()).isEqualTo(30);
 
     Mono<List<EventEnvelope>> outside = fixture.outbox.appendAll(topic, pending);
     assertThatThrownBy(outside::block).isInstanceOf(NoTransactionException.class);

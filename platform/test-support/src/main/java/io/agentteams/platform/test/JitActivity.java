@@ -40,7 +40,8 @@ public final class JitActivity {
    * {@code maxRounds} ran (the system property {@code bench.max-warmups} overrides it), and says
    * how it went.
    */
-  public static void warmUp(String name, double quietShare, int maxRounds, Runnable round) {
+  public static void warmUp(String name, double quietShare, int maxRounds, Round round)
+      throws Exception {
     int limit = Integer.getInteger("bench.max-warmups", maxRounds);
     double share = Double.NaN;
     int rounds = 0;
@@ -56,6 +57,12 @@ public final class JitActivity {
     System.out.printf(
         "  %s: %d warm-up round(s); the JIT compiled %.0f%% of the last one's time%n",
         name, rounds, 100 * share);
+  }
+
+  /** One warm-up round; benchmarks' rounds may throw. */
+  @FunctionalInterface
+  public interface Round {
+    void run() throws Exception;
   }
 
   private static long compileMillis() {
