@@ -61,6 +61,9 @@ class LocalInfrastructureTest {
         var rs = c.createStatement().executeQuery("SHOW listen_addresses");
         rs.next();
         assertThat(rs.getString(1)).isEqualTo("127.0.0.1");
+        rs = c.createStatement().executeQuery("SHOW synchronous_commit");
+        rs.next();
+        assertThat(rs.getString(1)).as("commits are durable, as in production").isEqualTo("on");
       }
     }
     try (LocalPostgres pg = LocalPostgres.start(data, binaries, port);
