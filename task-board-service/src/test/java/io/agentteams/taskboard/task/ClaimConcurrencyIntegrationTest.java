@@ -8,6 +8,9 @@ import io.agentteams.taskboard.BoardFixture;
 import io.agentteams.taskboard.BoardFixture.Team;
 import io.agentteams.taskboard.TaskBoardServiceTest;
 import io.agentteams.taskboard.task.web.TaskView;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -40,6 +43,7 @@ class ClaimConcurrencyIntegrationTest {
       List.of("lead", "ana", "ben", "cy", "dee", "eli", "fay", "gus");
 
   @Autowired BoardFixture board;
+  @Autowired MeterRegistry meters;
 
   @Test
   void sixteenClaimantsRacingForTwoHundredReadyTasksClaimEachExactlyOnce() throws Exception {
@@ -49,6 +53,8 @@ class ClaimConcurrencyIntegrationTest {
       ids.addAll(importReadyTasks(team, TASKS / 2));
     }
     assertThat(ids).hasSize(TASKS).doesNotHaveDuplicates();
+    long statementsBefore = statements().count();
+    long timedBefore = statementTimes().count();
 
     // Two sessions per member; every claimant first goes for the same ten tasks, so collisions are
     // certain, then works through the rest in its own random order, skipping tasks it saw claimed.
@@ -117,6 +123,19 @@ class ClaimConcurrencyIntegrationTest {
     claimed.forEach(e -> claimedBy.put(e.taskId(), e.member()));
     assertThat(claimedBy).hasSize(TASKS);
     claimedBy.forEach((id, member) -> assertThat(member).isEqualTo(winners.get(id).get(0)));
+    long statementsRun = statements().count() - statementsBefore;
+    assertThat(statementsRun).as("claim statements").isPositive();
+    assertThat(statementTimes().count() - timedBefore)
+        .as("each claim statement's time is recorded once")
+        .isEqualTo(statementsRun);
+  }
+
+  private DistributionSummary statements() {
+    return meters.get("agentteams.taskboard.claim.batch.size").summary();
+  }
+
+  private Timer statementTimes() {
+    return meters.get("agentteams.taskboard.claim.statement.time").timer();
   }
 
   @Test

@@ -7,6 +7,7 @@ import io.agentteams.taskboard.task.messaging.TaskEvents;
 import io.agentteams.taskboard.task.persistence.TaskStore;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
@@ -44,6 +46,7 @@ public class ClaimBatcher {
   private final Supplier<Instant> clock;
   private final int maxBatch;
   private final DistributionSummary batchSizes;
+  private final Timer statementTime;
   private final Map<UUID, Lane> lanes = new ConcurrentHashMap<>();
 
   public ClaimBatcher(
@@ -57,6 +60,12 @@ public class ClaimBatcher {
     this.batchSizes =
         DistributionSummary.builder("agentteams.taskboard.claim.batch.size")
             .description("Claims written together in one statement")
+            .register(meters);
+    this.statementTime =
+        Timer.builder("agentteams.taskboard.claim.statement.time")
+            .description(
+                "Time from sending a claim statement to its answer: a team's claims wait this long"
+                    + " for each statement ahead of theirs")
             .register(meters);
   }
 
@@ -110,6 +119,7 @@ public class ClaimBatcher {
     }
     batchSizes.record(batch.size());
     Instant now = clock.get();
+    long started = System.nanoTime();
     Request first = batch.get(0);
     // Deferred, so that even a failure while building the statement reaches the batch's callers
     // and frees the lane instead of leaving the team's later claims waiting.
@@ -124,6 +134,12 @@ public class ClaimBatcher {
                         TaskEvents.claimed(
                             team, a.id(), a.member(), now, a.expectedRevision() + 1)))
         .collectList()
+        .doOnEach(
+            signal -> {
+              if (signal.isOnNext() || signal.isOnError()) {
+                statementTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+              }
+            })
         .contextWrite(Context.of(first.context()))
         .subscribe(
             claimed -> {
