@@ -2,15 +2,18 @@ package io.agentteams.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.agentteams.gateway.limits.LoopbackCalls;
 import io.agentteams.gateway.support.StubServices;
 import io.agentteams.platform.identity.IdentityProperties;
 import io.agentteams.platform.test.RealInfrastructure;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -43,6 +46,11 @@ class RateLimitIntegrationTest {
   }
 
   @Autowired WebTestClient web;
+
+  @BeforeEach
+  void clear() {
+    services.clear();
+  }
 
   private String devToken(String owner) {
     return (String)
@@ -89,5 +97,94 @@ class RateLimitIntegrationTest {
         .expectStatus()
         .isOk();
     assertThat(services.hits()).hasSize(4);
+  }
+
+  @Test
+  void anMcpToolCallCountsOnceAgainstItsTokensBudget() {
+    String owner = devToken(StubServices.OWNER);
+    String member =
+        (String)
+            web.post()
+                .uri(
+                    "/api/v1/teams/"
+                        + StubServices.TEAM
+                        + "/members/"
+                        + StubServices.MEMBER
+                        + "/tokens")
+                .header("Authorization", "Bearer " + owner)
+                .exchange()
+                .expectStatus()
+                .isCreated()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody()
+                .get("access_token");
+    services.clear();
+    // The burst is 3: three tool calls, each made by the gateway as a REST call back through
+    // itself, all reach the service; counting the loop-back too would refuse the second one.
+    for (int id = 1; id <= 3; id++) {
+      Map<?, ?> result =
+          (Map<?, ?>)
+              web.post()
+                  .uri("/api/v1/mcp")
+                  .header("Authorization", "Bearer " + member)
+                  .contentType(MediaType.APPLICATION_JSON)
+                  .bodyValue(readTeamState(id))
+                  .exchange()
+                  .expectStatus()
+                  .isOk()
+                  .expectBody(Map.class)
+                  .returnResult()
+                  .getResponseBody()
+                  .get("result");
+      assertThat(result.get("isError")).as("tool call %s", id).isEqualTo(false);
+    }
+    assertThat(services.hits()).hasSize(3);
+    web.post()
+        .uri("/api/v1/mcp")
+        .header("Authorization", "Bearer " + member)
+        .contentType(MediaType.APPLICATION_JSON)
+        .bodyValue(readTeamState(4))
+        .exchange()
+        .expectStatus()
+        .isEqualTo(429);
+    assertThat(services.hits()).hasSize(3);
+  }
+
+  @Test
+  void aClientCannotPassItsRequestsOffAsTheGatewaysOwnCalls() {
+    String forger = devToken("forger");
+    for (int i = 0; i < 3; i++) {
+      web.get()
+          .uri("/api/v1/teams")
+          .header("Authorization", "Bearer " + forger)
+          .header(LoopbackCalls.HEADER, "guessed-" + i)
+          .exchange()
+          .expectStatus()
+          .isOk();
+    }
+    web.get()
+        .uri("/api/v1/teams")
+        .header("Authorization", "Bearer " + forger)
+        .header(LoopbackCalls.HEADER, "guessed")
+        .exchange()
+        .expectStatus()
+        .isEqualTo(429);
+  }
+
+  private static Map<String, ?> readTeamState(int id) {
+    return Map.of(
+        "jsonrpc",
+        "2.0",
+        "id",
+        id,
+        "method",
+        "tools/call",
+        "params",
+        Map.of(
+            "name",
+            "read_team_state",
+            "arguments",
+            Map.of("team_id", StubServices.TEAM.toString(), "kind", "finding")));
   }
 }

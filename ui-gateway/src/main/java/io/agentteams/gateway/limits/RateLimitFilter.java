@@ -18,14 +18,21 @@ import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
-/** Limits each bearer token's request rate; over the limit answers 429 with Retry-After. */
+/**
+ * Limits each bearer token's request rate; over the limit answers 429 with Retry-After. The
+ * gateway's own calls back through its API on a client's behalf ({@link LoopbackCalls}) were
+ * counted as the client's request already and pass uncounted.
+ */
 @Component
 public class RateLimitFilter implements WebFilter, Ordered {
 
   private final TokenBuckets buckets;
+  private final LoopbackCalls loopback;
   private final Counter refused;
 
-  public RateLimitFilter(EdgeLimitProperties limits, Clock clock, MeterRegistry meters) {
+  public RateLimitFilter(
+      EdgeLimitProperties limits, LoopbackCalls loopback, Clock clock, MeterRegistry meters) {
+    this.loopback = loopback;
     this.buckets =
         new TokenBuckets(
             limits.requestsPerSecond(), limits.burst(), limits.maxTrackedTokens(), clock);
@@ -36,7 +43,19 @@ public class RateLimitFilter implements WebFilter, Ordered {
   }
 
   @Override
-  public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+  public Mono<Void> filter(ServerWebExchange original, WebFilterChain chain) {
+    boolean loopbackCall = loopback.isLoopbackCall(original.getRequest());
+    // The mark never travels further, whoever sent it.
+    ServerWebExchange exchange =
+        original.getRequest().getHeaders().containsHeader(LoopbackCalls.HEADER)
+            ? original
+                .mutate()
+                .request(request -> request.headers(h -> h.remove(LoopbackCalls.HEADER)))
+                .build()
+            : original;
+    if (loopbackCall) {
+      return chain.filter(exchange);
+    }
     String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
     if (authorization == null || !exchange.getRequest().getPath().value().startsWith("/api/")) {
       return chain.filter(exchange);

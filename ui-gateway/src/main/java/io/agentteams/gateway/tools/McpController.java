@@ -1,6 +1,7 @@
 package io.agentteams.gateway.tools;
 
 import io.agentteams.gateway.identity.EdgeAuthenticationFilter;
+import io.agentteams.gateway.limits.LoopbackCalls;
 import io.agentteams.platform.identity.Caller;
 import java.net.InetSocketAddress;
 import java.util.Set;
@@ -38,11 +39,14 @@ public class McpController {
   private final ToolCatalog catalog;
   private final JsonMapper mapper;
   private final WebClient web;
+  private final LoopbackCalls loopback;
 
-  public McpController(ToolCatalog catalog, JsonMapper mapper, WebClient.Builder web) {
+  public McpController(
+      ToolCatalog catalog, JsonMapper mapper, WebClient.Builder web, LoopbackCalls loopback) {
     this.catalog = catalog;
     this.mapper = mapper;
     this.web = web.build();
+    this.loopback = loopback;
   }
 
   @PostMapping(
@@ -127,7 +131,9 @@ public class McpController {
             .uri("http://127.0.0.1:" + port + invocation.target())
             .header(
                 HttpHeaders.AUTHORIZATION,
-                "Bearer " + exchange.getAttribute(EdgeAuthenticationFilter.PUBLIC_TOKEN_ATTRIBUTE));
+                "Bearer " + exchange.getAttribute(EdgeAuthenticationFilter.PUBLIC_TOKEN_ATTRIBUTE))
+            // The client's MCP request was counted against its rate; this call is not again.
+            .header(LoopbackCalls.HEADER, loopback.mark());
     WebClient.RequestHeadersSpec<?> ready =
         invocation.body() == null
             ? request
