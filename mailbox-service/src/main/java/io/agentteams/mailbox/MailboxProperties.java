@@ -28,6 +28,8 @@ import org.springframework.validation.annotation.Validated;
  * @param sweepInterval how often the sweeper looks for such deliveries and measures the backlog
  * @param sendBatchMax the most sends written together in one transaction; sends that arrive while
  *     one is being written wait for it and then go together, up to this many
+ * @param rosterCacheTtl how long a replica reuses a team's roster before reading it again (0 reads
+ *     it on every request)
  */
 @Validated
 @ConfigurationProperties("agentteams.mailbox")
@@ -47,7 +49,8 @@ public record MailboxProperties(
     @DefaultValue("2") int deliveryConcurrency,
     @DefaultValue("30s") Duration redeliveryAfter,
     @DefaultValue("10s") Duration sweepInterval,
-    @DefaultValue("64") int sendBatchMax) {
+    @DefaultValue("64") int sendBatchMax,
+    @DefaultValue("1s") Duration rosterCacheTtl) {
 
   public MailboxProperties {
     require(historySize >= 1, "history-size must be at least 1");
@@ -59,6 +62,7 @@ public record MailboxProperties(
     require(!redeliveryAfter.isNegative(), "redelivery-after must not be negative");
     require(sweepInterval.compareTo(Duration.ZERO) > 0, "sweep-interval must be positive");
     require(sendBatchMax >= 1, "send-batch-max must be at least 1");
+    require(!rosterCacheTtl.isNegative(), "roster-cache-ttl must not be negative");
     new PageSize(pageDefault, pageMax);
   }
 

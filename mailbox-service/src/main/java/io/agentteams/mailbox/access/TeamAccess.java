@@ -1,8 +1,10 @@
 package io.agentteams.mailbox.access;
 
+import io.agentteams.mailbox.MailboxProperties;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.roster.Roster;
+import io.agentteams.platform.roster.RosterCache;
 import io.agentteams.platform.roster.Rosters;
 import java.util.Map;
 import java.util.UUID;
@@ -10,17 +12,19 @@ import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
 /**
- * Checks a caller against the team's roster as this service learned it from team events. A team
- * this service has not learned of, or one that belongs to another owner, answers 404; a member
- * token for another team, or for a name the roster does not hold, is refused with 403.
+ * Checks a caller against the team's roster as this service learned it from team events (read
+ * through a {@link RosterCache} for {@code roster-cache-ttl}, since a send checks its sender and
+ * its recipients against it). A team this service has not learned of, or one that belongs to
+ * another owner, answers 404; a member token for another team, or for a name the roster does not
+ * hold, is refused with 403.
  */
 @Component
 public class TeamAccess {
 
-  private final Rosters rosters;
+  private final RosterCache rosters;
 
-  public TeamAccess(Rosters rosters) {
-    this.rosters = rosters;
+  public TeamAccess(Rosters rosters, MailboxProperties properties) {
+    this.rosters = new RosterCache(rosters, properties.rosterCacheTtl());
   }
 
   /** The roster, for a member of that very team acting as itself. */

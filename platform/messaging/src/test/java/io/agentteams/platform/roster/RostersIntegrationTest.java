@@ -19,8 +19,10 @@ import io.agentteams.platform.event.EventEnvelope;
 import io.agentteams.platform.support.PlatformFixture;
 import io.agentteams.platform.test.RealInfrastructure;
 import io.agentteams.platform.test.TestInfrastructure;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -72,6 +74,30 @@ class RostersIntegrationTest {
             new RosterMember("lead", "agent-a", true, "c-lead"),
             new RosterMember("writer", "agent-b", false, "c-writer")),
         1);
+  }
+
+  @Test
+  void aCachedRosterIsReusedForItsTimeToLiveAndAnUnknownTeamIsNeverCached() {
+    AtomicLong now = new AtomicLong();
+    RosterCache cache = new RosterCache(rosters, Duration.ofSeconds(1), now::get);
+    assertThat(cache.find(team).blockOptional()).as("not learned of yet").isEmpty();
+    apply(envelope(created(), 1));
+    assertThat(cache.find(team).block().status())
+        .as("an unknown team was not kept")
+        .isEqualTo("provisioning");
+
+    apply(envelope(new TeamReady(id, 4), 4));
+    now.addAndGet(Duration.ofMillis(999).toNanos());
+    assertThat(cache.find(team).block().status()).as("within the ttl").isEqualTo("provisioning");
+    now.addAndGet(Duration.ofMillis(1).toNanos());
+    assertThat(cache.find(team).block().status()).as("after the ttl").isEqualTo("ready");
+
+    RosterCache uncached = new RosterCache(rosters, Duration.ZERO, now::get);
+    assertThat(uncached.find(team).block().status()).isEqualTo("ready");
+    apply(envelope(new TeamDeleted(id, 10), 10));
+    assertThat(uncached.find(team).block().status())
+        .as("ttl 0 reads every time")
+        .isEqualTo("deleted");
   }
 
   @Test
