@@ -1,5 +1,10 @@
 package io.agentteams.gateway;
 
+import static io.agentteams.gateway.support.EdgeCalls.devToken;
+import static io.agentteams.gateway.support.EdgeCalls.mcp;
+import static io.agentteams.gateway.support.EdgeCalls.memberToken;
+import static io.agentteams.gateway.support.EdgeCalls.mint;
+import static io.agentteams.gateway.support.EdgeCalls.toolCall;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentteams.gateway.support.StubServices;
@@ -63,23 +68,9 @@ class GatewayEdgeIntegrationTest {
     services.clear();
   }
 
-  private String devToken(String owner) {
-    return (String)
-        web.post()
-            .uri("/dev/tokens")
-            .bodyValue(Map.of("owner_id", owner))
-            .exchange()
-            .expectStatus()
-            .isOk()
-            .expectBody(Map.class)
-            .returnResult()
-            .getResponseBody()
-            .get("access_token");
-  }
-
   @Test
   void routesEveryPublicPathFamilyToTheServiceThatOwnsItWithAnInternalToken() {
-    String token = devToken(StubServices.OWNER);
+    String token = devToken(web, StubServices.OWNER);
     UUID team = StubServices.TEAM;
     Map<String, String> expected =
         Map.ofEntries(
@@ -171,12 +162,9 @@ class GatewayEdgeIntegrationTest {
 
   @Test
   void ownersMintMemberAndWorkerTokensThatActAsExactlyThatMemberOrWorker() {
-    String owner = devToken(StubServices.OWNER);
-    String member =
-        mint(
-            "/api/v1/teams/" + StubServices.TEAM + "/members/" + StubServices.MEMBER + "/tokens",
-            owner);
-    String worker = mint("/api/v1/agents/" + StubServices.AGENT + "/tokens", owner);
+    String owner = devToken(web, StubServices.OWNER);
+    String member = memberToken(web, owner);
+    String worker = mint(web, "/api/v1/agents/" + StubServices.AGENT + "/tokens", owner);
 
     services.clear();
     web.get()
@@ -204,7 +192,7 @@ class GatewayEdgeIntegrationTest {
         .exchange()
         .expectStatus()
         .isNotFound();
-    String mallory = devToken("mallory");
+    String mallory = devToken(web, "mallory");
     web.post()
         .uri("/api/v1/teams/" + StubServices.TEAM + "/members/" + StubServices.MEMBER + "/tokens")
         .header("Authorization", "Bearer " + mallory)
@@ -228,7 +216,7 @@ class GatewayEdgeIntegrationTest {
 
   @Test
   void refusesBodiesOverTheLimitWith413BeforeTheyReachAService() {
-    String token = devToken("bodies");
+    String token = devToken(web, "bodies");
     services.clear();
     web.post()
         .uri("/api/v1/teams")
@@ -254,7 +242,7 @@ class GatewayEdgeIntegrationTest {
 
   @Test
   void answersReadsWithAnEtagAnd304WhenTheClientAlreadyHasThatRepresentation() {
-    String token = devToken(StubServices.OWNER);
+    String token = devToken(web, StubServices.OWNER);
     String etag =
         web.get()
             .uri("/api/v1/teams/" + StubServices.TEAM)
@@ -324,14 +312,12 @@ class GatewayEdgeIntegrationTest {
 
   @Test
   void mcpServesTheMemberToolsAndCallsThemAsTheCallingMember() {
-    String owner = devToken(StubServices.OWNER);
-    String member =
-        mint(
-            "/api/v1/teams/" + StubServices.TEAM + "/members/" + StubServices.MEMBER + "/tokens",
-            owner);
+    String owner = devToken(web, StubServices.OWNER);
+    String member = memberToken(web, owner);
 
     Map<?, ?> initialized =
         mcp(
+            web,
             member,
             Map.of(
                 "jsonrpc",
@@ -359,7 +345,7 @@ class GatewayEdgeIntegrationTest {
         .expectStatus()
         .isAccepted();
 
-    Map<?, ?> listed = mcp(member, Map.of("jsonrpc", "2.0", "id", 2, "method", "tools/list"));
+    Map<?, ?> listed = mcp(web, member, Map.of("jsonrpc", "2.0", "id", 2, "method", "tools/list"));
     List<?> tools = (List<?>) ((Map<?, ?>) listed.get("result")).get("tools");
     assertThat(tools).hasSize(20);
     assertThat(tools)
@@ -368,20 +354,12 @@ class GatewayEdgeIntegrationTest {
     services.clear();
     Map<?, ?> called =
         mcp(
+            web,
             member,
-            Map.of(
-                "jsonrpc",
-                "2.0",
-                "id",
+            toolCall(
                 3,
-                "method",
-                "tools/call",
-                "params",
-                Map.of(
-                    "name",
-                    "read_team_state",
-                    "arguments",
-                    Map.of("team_id", StubServices.TEAM.toString(), "kind", "finding"))));
+                "read_team_state",
+                Map.of("team_id", StubServices.TEAM.toString(), "kind", "finding")));
     Map<?, ?> result = (Map<?, ?>) called.get("result");
     assertThat(result.get("isError")).isEqualTo(false);
     assertThat(result.get("structuredContent")).isEqualTo(Map.of("service", "team"));
@@ -397,35 +375,13 @@ class GatewayEdgeIntegrationTest {
                           StubServices.OWNER, StubServices.TEAM, StubServices.MEMBER, null));
             });
 
-    Map<?, ?> unknown =
-        mcp(
-            member,
-            Map.of(
-                "jsonrpc",
-                "2.0",
-                "id",
-                4,
-                "method",
-                "tools/call",
-                "params",
-                Map.of("name", "drop_database", "arguments", Map.of())));
+    Map<?, ?> unknown = mcp(web, member, toolCall(4, "drop_database", Map.of()));
     assertThat(((Map<?, ?>) unknown.get("error")).get("code")).isEqualTo(-32602);
     Map<?, ?> missing =
         mcp(
+            web,
             member,
-            Map.of(
-                "jsonrpc",
-                "2.0",
-                "id",
-                5,
-                "method",
-                "tools/call",
-                "params",
-                Map.of(
-                    "name",
-                    "claim_task",
-                    "arguments",
-                    Map.of("team_id", StubServices.TEAM.toString()))));
+            toolCall(5, "claim_task", Map.of("team_id", StubServices.TEAM.toString())));
     assertThat(((Map<?, ?>) missing.get("error")).get("message").toString()).contains("task_id");
 
     web.post()
@@ -435,33 +391,5 @@ class GatewayEdgeIntegrationTest {
         .exchange()
         .expectStatus()
         .isUnauthorized();
-  }
-
-  private Map<?, ?> mcp(String token, Map<String, ?> request) {
-    return web.post()
-        .uri("/api/v1/mcp")
-        .header("Authorization", "Bearer " + token)
-        .contentType(MediaType.APPLICATION_JSON)
-        .bodyValue(request)
-        .exchange()
-        .expectStatus()
-        .isOk()
-        .expectBody(Map.class)
-        .returnResult()
-        .getResponseBody();
-  }
-
-  private String mint(String path, String token) {
-    return (String)
-        web.post()
-            .uri(path)
-            .header("Authorization", "Bearer " + token)
-            .exchange()
-            .expectStatus()
-            .isCreated()
-            .expectBody(Map.class)
-            .returnResult()
-            .getResponseBody()
-            .get("access_token");
   }
 }

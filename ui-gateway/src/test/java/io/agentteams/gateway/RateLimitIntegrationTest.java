@@ -1,5 +1,9 @@
 package io.agentteams.gateway;
 
+import static io.agentteams.gateway.support.EdgeCalls.devToken;
+import static io.agentteams.gateway.support.EdgeCalls.mcp;
+import static io.agentteams.gateway.support.EdgeCalls.memberToken;
+import static io.agentteams.gateway.support.EdgeCalls.toolCall;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentteams.gateway.limits.LoopbackCalls;
@@ -52,22 +56,10 @@ class RateLimitIntegrationTest {
     services.clear();
   }
 
-  private String devToken(String owner) {
-    return (String)
-        web.post()
-            .uri("/dev/tokens")
-            .bodyValue(Map.of("owner_id", owner))
-            .exchange()
-            .expectBody(Map.class)
-            .returnResult()
-            .getResponseBody()
-            .get("access_token");
-  }
-
   @Test
   void aTokenOverItsBudgetGets429WithRetryAfterWhileOtherTokensAreServed() {
-    String busy = devToken("busy");
-    String calm = devToken("calm");
+    String busy = devToken(web, "busy");
+    String calm = devToken(web, "calm");
     for (int i = 0; i < 3; i++) {
       web.get()
           .uri("/api/v1/teams")
@@ -101,42 +93,13 @@ class RateLimitIntegrationTest {
 
   @Test
   void anMcpToolCallCountsOnceAgainstItsTokensBudget() {
-    String owner = devToken(StubServices.OWNER);
-    String member =
-        (String)
-            web.post()
-                .uri(
-                    "/api/v1/teams/"
-                        + StubServices.TEAM
-                        + "/members/"
-                        + StubServices.MEMBER
-                        + "/tokens")
-                .header("Authorization", "Bearer " + owner)
-                .exchange()
-                .expectStatus()
-                .isCreated()
-                .expectBody(Map.class)
-                .returnResult()
-                .getResponseBody()
-                .get("access_token");
+    String owner = devToken(web, StubServices.OWNER);
+    String member = memberToken(web, owner);
     services.clear();
     // The burst is 3: three tool calls, each made by the gateway as a REST call back through
     // itself, all reach the service; counting the loop-back too would refuse the second one.
     for (int id = 1; id <= 3; id++) {
-      Map<?, ?> result =
-          (Map<?, ?>)
-              web.post()
-                  .uri("/api/v1/mcp")
-                  .header("Authorization", "Bearer " + member)
-                  .contentType(MediaType.APPLICATION_JSON)
-                  .bodyValue(readTeamState(id))
-                  .exchange()
-                  .expectStatus()
-                  .isOk()
-                  .expectBody(Map.class)
-                  .returnResult()
-                  .getResponseBody()
-                  .get("result");
+      Map<?, ?> result = (Map<?, ?>) mcp(web, member, readTeamState(id)).get("result");
       assertThat(result.get("isError")).as("tool call %s", id).isEqualTo(false);
     }
     assertThat(services.hits()).hasSize(3);
@@ -153,7 +116,7 @@ class RateLimitIntegrationTest {
 
   @Test
   void aClientCannotPassItsRequestsOffAsTheGatewaysOwnCalls() {
-    String forger = devToken("forger");
+    String forger = devToken(web, "forger");
     for (int i = 0; i < 3; i++) {
       web.get()
           .uri("/api/v1/teams")
@@ -173,18 +136,7 @@ class RateLimitIntegrationTest {
   }
 
   private static Map<String, ?> readTeamState(int id) {
-    return Map.of(
-        "jsonrpc",
-        "2.0",
-        "id",
-        id,
-        "method",
-        "tools/call",
-        "params",
-        Map.of(
-            "name",
-            "read_team_state",
-            "arguments",
-            Map.of("team_id", StubServices.TEAM.toString(), "kind", "finding")));
+    return toolCall(
+        id, "read_team_state", Map.of("team_id", StubServices.TEAM.toString(), "kind", "finding"));
   }
 }
