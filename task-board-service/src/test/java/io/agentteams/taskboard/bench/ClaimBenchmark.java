@@ -16,6 +16,9 @@ import io.agentteams.taskboard.plan.application.PlanCommands;
 import io.agentteams.taskboard.plan.domain.PlanNormalizer;
 import io.agentteams.taskboard.task.application.TaskCommands;
 import io.agentteams.taskboard.task.domain.TaskId;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -109,21 +112,17 @@ public final class ClaimBenchmark {
           "totals over " + ROUNDS + " rounds", "p50 ms", "p99 ms", "claims/s", "conflicts");
       raw.print("raw: single-row compare-and-set UPDATE");
       service.print("service: claim (roster, CAS, outbox event)");
-      io.micrometer.core.instrument.MeterRegistry meters =
-          app.getBean(io.micrometer.core.instrument.MeterRegistry.class);
-      io.micrometer.core.instrument.DistributionSummary batches =
-          meters.get("agentteams.taskboard.claim.batch.size").summary();
+      MeterRegistry meters = app.getBean(MeterRegistry.class);
+      DistributionSummary batches = meters.get("agentteams.taskboard.claim.batch.size").summary();
       System.out.printf(
           "%nClaims per statement (group commit): mean %.1f, max %.0f over %d statements%n",
           batches.mean(), batches.max(), batches.count());
-      io.micrometer.core.instrument.Timer statements =
-          meters.get("agentteams.taskboard.claim.statement.time").timer();
+      Timer statements = meters.get("agentteams.taskboard.claim.statement.time").timer();
       System.out.printf(
           "Claim statement, sent to answered: mean %.2f ms; a team's statements run one after"
               + " another, so each cycle also holds the answers' and the next claims' processing%n",
           statements.mean(TimeUnit.MILLISECONDS));
-      io.micrometer.core.instrument.DistributionSummary steps =
-          meters.find("agentteams.outbox.relay.step.size").summary();
+      DistributionSummary steps = meters.find("agentteams.outbox.relay.step.size").summary();
       if (steps != null) {
         System.out.printf(
             "Events per relay step: mean %.1f, max %.0f over %d steps%n",

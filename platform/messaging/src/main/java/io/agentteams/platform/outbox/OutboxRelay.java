@@ -15,8 +15,10 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -146,8 +148,7 @@ public final class OutboxRelay implements AutoCloseable {
   private final Disposable.Swap nextLook = Disposables.swap();
   private volatile long lastPublishedNanos = System.nanoTime();
   private final Counter published;
-  private final java.util.concurrent.atomic.AtomicLong publishedHere =
-      new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong publishedHere = new AtomicLong();
   private final Counter failures;
   private final Counter stateChanges;
   private final DistributionSummary stepSizes;
@@ -364,7 +365,7 @@ public final class OutboxRelay implements AutoCloseable {
                     row.get("lane", Short.class),
                     row.get("topic", String.class),
                     row.get("message_key", String.class),
-                    row.get("event_id", java.util.UUID.class).toString(),
+                    row.get("event_id", UUID.class).toString(),
                     row.get("event_type", String.class),
                     row.get("payload", String.class),
                     row.get("traceparent", String.class),
