@@ -64,6 +64,11 @@ class LocalInfrastructureTest {
         rs = c.createStatement().executeQuery("SHOW synchronous_commit");
         rs.next();
         assertThat(rs.getString(1)).as("commits are durable, as in production").isEqualTo("on");
+        rs = c.createStatement().executeQuery("SHOW wal_init_zero");
+        rs.next();
+        assertThat(rs.getString(1))
+            .as("new WAL segments are not zero-filled while commits wait")
+            .isEqualTo("off");
       }
     }
     try (LocalPostgres pg = LocalPostgres.start(data, binaries, port);
