@@ -127,7 +127,7 @@ public class InboxReading {
                                 new InboxPage(teamId, member, List.of(), cursor, false));
                           }
                           long last = fit.records().get(fit.records().size() - 1).sequence();
-                          return markRead(membership, teamId, member, last)
+                          return markRead(membership, teamId, member, cursor, last)
                               .map(
                                   readCursor ->
                                       new InboxPage(
@@ -136,9 +136,9 @@ public class InboxReading {
   }
 
   private Mono<Long> markRead(
-      TeamAccess.Membership membership, UUID teamId, String member, long upTo) {
+      TeamAccess.Membership membership, UUID teamId, String member, long readSeq, long upTo) {
     return store
-        .markRead(teamId, member, upTo)
+        .markRead(teamId, member, readSeq, upTo)
         .flatMap(
             read ->
                 store

@@ -4,6 +4,8 @@ import io.agentteams.mailbox.message.domain.Message;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.Comparator;
+import java.util.List;
 import java.util.UUID;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
@@ -27,13 +29,21 @@ public class DeliveryStore {
       """;
 
   // The same for many recipients at once: every (team, member, up to) target in one statement.
+  // Each target's queued copies are looked up in the queued index by recipient (OFFSET 0 keeps the
+  // planner from flattening the look-up into a join it may then drive from a scan of every queued
+  // copy, which is what it chose while its statistics still counted the index as nearly empty).
   private static final String DELIVER_ALL =
       """
       UPDATE delivery d SET status = 'delivered', delivered_at = clock_timestamp()
-      FROM message m,
-           unnest(CAST(:teams AS uuid[]), CAST(:members AS text[]), CAST(:upTo AS bigint[]))
+      FROM unnest(CAST(:teams AS uuid[]), CAST(:members AS text[]), CAST(:upTo AS bigint[]))
              AS target(team_id, member, up_to)
-      WHERE d.team_id = target.team_id AND d.recipient = target.member AND d.seq <= target.up_to
+           CROSS JOIN LATERAL (
+             SELECT q.seq FROM delivery q
+             WHERE q.team_id = target.team_id AND q.recipient = target.member
+               AND q.seq <= target.up_to AND q.status = 'queued'
+             OFFSET 0) queued,
+           message m
+      WHERE d.team_id = target.team_id AND d.recipient = target.member AND d.seq = queued.seq
         AND d.status = 'queued' AND m.id = d.message_id
       RETURNING d.team_id, d.recipient, d.message_id, d.seq, d.queued_at, d.delivered_at, m.owner_id
       """;
@@ -81,7 +91,8 @@ public class DeliveryStore {
   private static final String MARK_READ =
       """
       UPDATE delivery SET status = 'read', read_at = clock_timestamp()
-      WHERE team_id = :team AND recipient = :member AND seq <= :upTo AND status = 'delivered'
+      WHERE team_id = :team AND recipient = :member AND seq > :after AND seq <= :upTo
+        AND status = 'delivered'
       RETURNING message_id, seq
       """;
 
@@ -121,7 +132,7 @@ public class DeliveryStore {
    * Delivers the queued copies up to each target's sequence, for many recipients in one statement,
    * without waiting for this transaction's commit to reach the disk.
    */
-  public Flux<Delivered> deliverAll(java.util.List<Target> targets) {
+  public Flux<Delivered> deliverAll(List<Target> targets) {
     if (targets.isEmpty()) {
       return Flux.empty();
     }
@@ -198,15 +209,21 @@ public class DeliveryStore {
         .all();
   }
 
-  /** Marks delivered copies up to a position read; returns those read now, oldest first. */
-  public Mono<java.util.List<ReadCopy>> markRead(UUID teamId, String member, long upTo) {
+  /**
+   * Marks delivered copies after {@code after} and up to {@code upTo} read; returns those read now,
+   * oldest first. Every delivered copy at or below the member's cursor was marked read when the
+   * cursor passed it, so a caller passing the cursor as {@code after} misses none, and the update
+   * starts at the cursor instead of the inbox's first copy.
+   */
+  public Mono<List<ReadCopy>> markRead(UUID teamId, String member, long after, long upTo) {
     return db.sql(MARK_READ)
         .bind("team", teamId)
         .bind("member", member)
+        .bind("after", after)
         .bind("upTo", upTo)
         .map(row -> new ReadCopy(row.get("message_id", UUID.class), row.get("seq", Long.class)))
         .all()
-        .sort(java.util.Comparator.comparingLong(ReadCopy::sequence))
+        .sort(Comparator.comparingLong(ReadCopy::sequence))
         .collectList();
   }
 
