@@ -8,6 +8,7 @@ import io.agentteams.mailbox.message.application.DeliverySweeper;
 import io.agentteams.mailbox.message.application.MessageSending;
 import io.agentteams.mailbox.message.application.SendRequest;
 import io.agentteams.mailbox.message.messaging.DeliverySubscription;
+import io.agentteams.mailbox.message.persistence.DeliveryStore;
 import io.agentteams.mailbox.support.DeliveryProbe;
 import io.agentteams.mailbox.support.KillSwitch;
 import io.agentteams.mailbox.support.MailboxApi;
@@ -76,6 +77,7 @@ class DeliveryIntegrationTest {
   @Autowired MeterRegistry meters;
   @Autowired DeliverySweeper sweeper;
   @Autowired Deliveries deliveries;
+  @Autowired DeliveryStore deliveryStore;
   @Autowired TransactionalOperator transactions;
   @Autowired MessageSending sending;
 
@@ -229,6 +231,35 @@ class DeliveryIntegrationTest {
       consumer.start();
     }
     Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> probe.queued(team.id()) == 0);
+  }
+
+  @Test
+  void theDeliveryConsumersStatementDeliversWithoutMakingItsTransactionWaitForTheDisk() {
+    var team = teams.team("owner-relaxed", "lead", "reader");
+    ConcurrentMessageListenerContainer<String, String> consumer =
+        listeners.container(DeliverySubscription.NAME);
+    consumer.stop();
+    try {
+      for (int i = 1; i <= 2; i++) {
+        api.direct(team.id(), teams.member(team, "lead"), "reader", "m" + i);
+      }
+
+      String commitMode =
+          transactions
+              .transactional(
+                  deliveryStore
+                      .deliverAll(List.of(new DeliveryStore.Target(team.id(), "reader", 2)))
+                      .then(
+                          db.sql("SHOW synchronous_commit")
+                              .map(row -> row.get(0, String.class))
+                              .one()))
+              .block();
+
+      assertThat(commitMode).isEqualTo("off");
+      assertThat(statuses(team.id(), "reader")).containsExactly("delivered", "delivered");
+    } finally {
+      consumer.start();
+    }
   }
 
   @Test

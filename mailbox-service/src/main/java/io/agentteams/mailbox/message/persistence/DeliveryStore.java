@@ -32,10 +32,16 @@ public class DeliveryStore {
   // Each target's queued copies are looked up in the queued index by recipient (OFFSET 0 keeps the
   // planner from flattening the look-up into a join it may then drive from a scan of every queued
   // copy, which is what it chose while its statistics still counted the index as nearly empty).
+  // A delivery transaction whose commit is lost in a crash leaves its copies queued (and its events
+  // unmarked): the sweeper delivers them again. So it need not wait for the disk (a later
+  // synchronous commit, like a read of those copies, flushes it first anyway), and the statement
+  // says so itself rather than costing the transaction a round trip for SET LOCAL.
   private static final String DELIVER_ALL =
       """
+      WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
       UPDATE delivery d SET status = 'delivered', delivered_at = clock_timestamp()
-      FROM unnest(CAST(:teams AS uuid[]), CAST(:members AS text[]), CAST(:upTo AS bigint[]))
+      FROM relaxed,
+           unnest(CAST(:teams AS uuid[]), CAST(:members AS text[]), CAST(:upTo AS bigint[]))
              AS target(team_id, member, up_to)
            CROSS JOIN LATERAL (
              SELECT q.seq FROM delivery q
@@ -47,11 +53,6 @@ public class DeliveryStore {
         AND d.status = 'queued' AND m.id = d.message_id
       RETURNING d.team_id, d.recipient, d.message_id, d.seq, d.queued_at, d.delivered_at, m.owner_id
       """;
-
-  // A delivery transaction whose commit is lost in a crash leaves its copies queued (and its
-  // events unmarked): the sweeper delivers them again. So it need not wait for the disk; a later
-  // synchronous commit, like a read of those copies, flushes it first anyway.
-  private static final String RELAXED_COMMIT = "SET LOCAL synchronous_commit TO OFF";
 
   private static final String STALE =
       """
@@ -136,25 +137,21 @@ public class DeliveryStore {
     if (targets.isEmpty()) {
       return Flux.empty();
     }
-    return db.sql(RELAXED_COMMIT)
-        .fetch()
-        .rowsUpdated()
-        .thenMany(
-            db.sql(DELIVER_ALL)
-                .bind("teams", targets.stream().map(Target::teamId).toArray(UUID[]::new))
-                .bind("members", targets.stream().map(Target::member).toArray(String[]::new))
-                .bind("upTo", targets.stream().map(Target::upTo).toArray(Long[]::new))
-                .map(
-                    row ->
-                        new Delivered(
-                            row.get("team_id", UUID.class),
-                            row.get("owner_id", String.class),
-                            row.get("recipient", String.class),
-                            row.get("message_id", UUID.class),
-                            row.get("seq", Long.class),
-                            row.get("queued_at", OffsetDateTime.class).toInstant(),
-                            row.get("delivered_at", OffsetDateTime.class).toInstant()))
-                .all());
+    return db.sql(DELIVER_ALL)
+        .bind("teams", targets.stream().map(Target::teamId).toArray(UUID[]::new))
+        .bind("members", targets.stream().map(Target::member).toArray(String[]::new))
+        .bind("upTo", targets.stream().map(Target::upTo).toArray(Long[]::new))
+        .map(
+            row ->
+                new Delivered(
+                    row.get("team_id", UUID.class),
+                    row.get("owner_id", String.class),
+                    row.get("recipient", String.class),
+                    row.get("message_id", UUID.class),
+                    row.get("seq", Long.class),
+                    row.get("queued_at", OffsetDateTime.class).toInstant(),
+                    row.get("delivered_at", OffsetDateTime.class).toInstant()))
+        .all();
   }
 
   /** Recipients with copies queued for longer than {@code age}, and their newest such copy. */
