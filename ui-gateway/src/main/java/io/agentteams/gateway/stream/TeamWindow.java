@@ -3,7 +3,10 @@ package io.agentteams.gateway.stream;
 import io.agentteams.contracts.Topics;
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * The most recent events of one team, for replay to subscribers that reconnect. Knows how far back
@@ -13,7 +16,7 @@ final class TeamWindow {
 
   private final int capacity;
   private final ArrayDeque<FeedEvent> events = new ArrayDeque<>();
-  private final java.util.Set<String> eventIds = new java.util.HashSet<>();
+  private final Set<String> eventIds = new HashSet<>();
   private final long[] completeAfter;
   private EventCursor cursor;
 
@@ -37,7 +40,7 @@ final class TeamWindow {
    * Records an event; a redelivered copy of one still in the window (same event id) only moves the
    * cursor and yields nothing, so subscribers see each event once.
    */
-  synchronized java.util.Optional<FeedEvent> append(
+  synchronized Optional<FeedEvent> append(
       String eventId,
       String teamId,
       String ownerId,
@@ -45,10 +48,10 @@ final class TeamWindow {
       long offset,
       String type,
       String json,
-      java.util.Set<String> members) {
+      Set<String> members) {
     cursor = cursor.after(topic, offset);
     if (!eventIds.add(eventId)) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     FeedEvent event =
         new FeedEvent(eventId, teamId, ownerId, topic, offset, type, json, members, cursor);
@@ -58,7 +61,7 @@ final class TeamWindow {
       eventIds.remove(evicted.eventId());
       completeAfter[evicted.topic()] = Math.max(completeAfter[evicted.topic()], evicted.offset());
     }
-    return java.util.Optional.of(event);
+    return Optional.of(event);
   }
 
   /** The retained events and the cursor after the last of them, taken together. */

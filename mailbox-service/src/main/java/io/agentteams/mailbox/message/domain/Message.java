@@ -3,6 +3,7 @@ package io.agentteams.mailbox.message.domain;
 import io.agentteams.platform.problem.ProblemException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -105,7 +106,7 @@ public record Message(
           ProblemException.Kind.INVALID,
           "nul-character",
           field + " must not contain the character U+0000",
-          java.util.Map.of("field", field));
+          Map.of("field", field));
     }
     return value;
   }

@@ -2,6 +2,7 @@ package io.agentteams.platform.web;
 
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.ProblemException;
+import java.util.Locale;
 import org.springframework.core.MethodParameter;
 import org.springframework.web.reactive.BindingContext;
 import org.springframework.web.reactive.result.method.HandlerMethodArgumentResolver;
@@ -34,7 +35,7 @@ public final class CallerArgumentResolver implements HandlerMethodArgumentResolv
               ProblemException.Kind.FORBIDDEN,
               "wrong-caller-kind",
               "this operation is not open to a "
-                  + caller.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT)));
+                  + caller.getClass().getSimpleName().toLowerCase(Locale.ROOT)));
     }
     return Mono.just(caller);
   }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -161,7 +162,7 @@ public final class EventListeners implements SmartLifecycle {
         EventSubscription subscription,
         EventCodec codec) {
       if (subscription.eventTypes().isEmpty()) {
-        return new Wanted(poll, java.util.stream.IntStream.range(0, poll.size()).boxed().toList());
+        return new Wanted(poll, IntStream.range(0, poll.size()).boxed().toList());
       }
       List<ConsumerRecord<String, String>> records = new ArrayList<>(poll.size());
       List<Integer> positions = new ArrayList<>(poll.size());

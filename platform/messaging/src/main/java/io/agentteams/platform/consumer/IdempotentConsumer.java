@@ -2,8 +2,12 @@ package io.agentteams.platform.consumer;
 
 import io.agentteams.platform.event.EventEnvelope;
 import io.agentteams.platform.event.TraceContext;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Collectors;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.reactive.TransactionalOperator;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -42,22 +46,21 @@ public final class IdempotentConsumer {
    * @return how many events were new and applied
    */
   public Mono<Integer> processAll(
-      String consumer, java.util.List<EventEnvelope> events, EventHandler handler) {
+      String consumer, List<EventEnvelope> events, EventHandler handler) {
     if (events.isEmpty()) {
       return Mono.just(0);
     }
-    java.util.UUID[] ids =
-        events.stream().map(EventEnvelope::eventId).toArray(java.util.UUID[]::new);
+    UUID[] ids = events.stream().map(EventEnvelope::eventId).toArray(UUID[]::new);
     Mono<Integer> all =
         db.sql(MARK_ALL)
             .bind("consumer", consumer)
             .bind("eventIds", ids)
-            .map(row -> row.get("event_id", java.util.UUID.class))
+            .map(row -> row.get("event_id", UUID.class))
             .all()
-            .collect(java.util.stream.Collectors.toSet())
+            .collect(Collectors.toSet())
             .flatMap(
                 fresh ->
-                    reactor.core.publisher.Flux.fromIterable(events)
+                    Flux.fromIterable(events)
                         .filter(event -> fresh.remove(event.eventId()))
                         .concatMap(event -> withTrace(handler.handle(event), event).thenReturn(1))
                         .count()

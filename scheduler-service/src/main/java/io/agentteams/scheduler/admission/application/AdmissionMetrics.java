@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -36,8 +37,7 @@ public class AdmissionMetrics implements SmartLifecycle {
   private final Clock clock;
   private final MultiGauge queueDepth;
   private final AtomicInteger active = new AtomicInteger();
-  private final java.util.concurrent.atomic.AtomicReference<Double> fairness =
-      new java.util.concurrent.atomic.AtomicReference<>(1.0);
+  private final AtomicReference<Double> fairness = new AtomicReference<>(1.0);
   private final AtomicBoolean running = new AtomicBoolean();
   private volatile Disposable refreshing = () -> {};
 
@@ -57,10 +57,7 @@ public class AdmissionMetrics implements SmartLifecycle {
     Gauge.builder("agentteams.scheduler.slots.capacity", this.properties, p -> p.slots())
         .description("Admission slots configured")
         .register(meters);
-    Gauge.builder(
-            "agentteams.scheduler.fairness",
-            fairness,
-            java.util.concurrent.atomic.AtomicReference::get)
+    Gauge.builder("agentteams.scheduler.fairness", fairness, AtomicReference::get)
         .description("Jain's index over recent admissions of owners with a backlog, by weight")
         .register(meters);
   }

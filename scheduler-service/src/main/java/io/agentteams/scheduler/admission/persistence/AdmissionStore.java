@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 import reactor.core.publisher.Flux;
@@ -189,7 +190,7 @@ public class AdmissionStore {
         .bind("namespace", Outbox.KEY_LOCK_NAMESPACE)
         .map(row -> UUID.fromString(row.get("t", String.class)))
         .all()
-        .collect(java.util.stream.Collectors.toCollection(HashSet::new))
+        .collect(Collectors.toCollection(HashSet::new))
         .map(busy -> (Set<UUID>) busy);
   }
 

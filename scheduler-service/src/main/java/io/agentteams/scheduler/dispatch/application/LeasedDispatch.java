@@ -19,6 +19,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.reactive.TransactionalOperator;
@@ -124,7 +125,7 @@ public class LeasedDispatch implements DispatchPort {
     return new Offer(
         job,
         job.spec(),
-        java.util.Objects.requireNonNull(job.lease()),
+        Objects.requireNonNull(job.lease()),
         reconcile,
         job.resume() ? job.question() : null,
         job.resume() ? job.answerGiven() : null,

@@ -6,6 +6,7 @@ import io.agentteams.scheduler.dispatch.domain.Offer;
 import io.agentteams.scheduler.signal.DatabaseSignals;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,7 +79,7 @@ public class PullStreams {
                   "claiming offers for {} failed; the next wake-up retries: {}",
                   agent,
                   e.toString());
-              return Mono.just(java.util.List.of());
+              return Mono.just(List.of());
             })
         .expand(
             claimed ->

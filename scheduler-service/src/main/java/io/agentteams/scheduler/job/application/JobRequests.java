@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
@@ -163,8 +164,8 @@ public class JobRequests {
                     "handoff-to-self", "a member cannot hand work to itself");
               }
               return executing(member)
-                  .map(java.util.Optional::of)
-                  .defaultIfEmpty(java.util.Optional.empty())
+                  .map(Optional::of)
+                  .defaultIfEmpty(Optional.empty())
                   .flatMap(
                       executing -> {
                         String scope = JobSpec.memberScope(from.name());

@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -85,9 +86,7 @@ public class BoardTransactions {
                         .lock(access.teamId(), properties.claimTimeout(), target)
                         .doOnNext(
                             board ->
-                                lockWait.record(
-                                    System.nanoTime() - started,
-                                    java.util.concurrent.TimeUnit.NANOSECONDS));
+                                lockWait.record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
                   });
           return transactions.transactional(
               ensure

@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.transaction.reactive.TransactionalOperator;
@@ -91,8 +92,7 @@ public final class ClaimSweeper implements AutoCloseable {
               .doOnSuccess(
                   recovered -> {
                     expired.increment(recovered.size());
-                    sweeps.record(
-                        System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
+                    sweeps.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
                   });
         });
   }

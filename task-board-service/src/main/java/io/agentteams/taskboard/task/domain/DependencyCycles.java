@@ -3,6 +3,7 @@ package io.agentteams.taskboard.task.domain;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -68,13 +69,13 @@ public final class DependencyCycles {
 
   private static <K> Iterator<K> edges(K node, Map<K, ? extends Collection<K>> dependencies) {
     Collection<K> out = dependencies.get(node);
-    return out == null ? java.util.Collections.emptyIterator() : List.copyOf(out).iterator();
+    return out == null ? Collections.emptyIterator() : List.copyOf(out).iterator();
   }
 
   /** The part of the path from {@code repeated} to its top, closed by {@code repeated} again. */
   private static <K> List<K> closing(Deque<K> path, K repeated) {
     List<K> fromBottom = new ArrayList<>(path);
-    java.util.Collections.reverse(fromBottom);
+    Collections.reverse(fromBottom);
     List<K> cycle =
         new ArrayList<>(fromBottom.subList(fromBottom.indexOf(repeated), fromBottom.size()));
     cycle.add(repeated);

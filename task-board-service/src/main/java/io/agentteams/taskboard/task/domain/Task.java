@@ -3,6 +3,7 @@ package io.agentteams.taskboard.task.domain;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -316,7 +317,7 @@ public final class Task {
             io.agentteams.platform.problem.ProblemException.Kind.INVALID,
             "invalid-percent",
             "percent must be between 0 and 100, got " + percent,
-            java.util.Map.of("percent", percent));
+            Map.of("percent", percent));
       }
     }
   }

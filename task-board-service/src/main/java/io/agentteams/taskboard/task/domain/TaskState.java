@@ -1,5 +1,7 @@
 package io.agentteams.taskboard.task.domain;
 
+import java.util.Locale;
+
 /**
  * What was explicitly done to a task. An {@code OPEN} task's status is derived from its
  * dependencies; the others are statuses of their own.
@@ -17,10 +19,10 @@ public enum TaskState {
   }
 
   public String wire() {
-    return name().toLowerCase(java.util.Locale.ROOT);
+    return name().toLowerCase(Locale.ROOT);
   }
 
   public static TaskState fromWire(String wire) {
-    return valueOf(wire.toUpperCase(java.util.Locale.ROOT));
+    return valueOf(wire.toUpperCase(Locale.ROOT));
   }
 }

@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Arrays;
+import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient.GenericExecuteSpec;
@@ -109,13 +110,9 @@ final class TaskRows {
                     TaskId.of(row.get("blocked_by", Long.class))))
         .owner(row.get("owner", String.class))
         .dependencies(
-            dependencies == null
-                ? java.util.List.of()
-                : Arrays.stream(dependencies).map(TaskId::of).toList())
+            dependencies == null ? List.of() : Arrays.stream(dependencies).map(TaskId::of).toList())
         .writeScopes(
-            scopes == null
-                ? java.util.List.of()
-                : Arrays.stream(scopes).map(WriteScope::new).toList())
+            scopes == null ? List.of() : Arrays.stream(scopes).map(WriteScope::new).toList())
         .phase(row.get("phase", String.class))
         .percent(row.get("percent", Integer.class))
         .claimedAt(instant(row.get("claimed_at", OffsetDateTime.class)))

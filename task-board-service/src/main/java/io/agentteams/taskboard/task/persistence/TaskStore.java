@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -183,7 +184,7 @@ public class TaskStore {
       List<ClaimAttempt> attempts,
       Instant now,
       String ownerId,
-      java.util.function.Function<ClaimAttempt, EventPayload> claimed) {
+      Function<ClaimAttempt, EventPayload> claimed) {
     return outbox.appendWithChange(
         // The attempted rows are locked in id order before any is updated (the ARRAY(...)
         // InitPlan runs first), so batches of different replicas that share tasks queue behind
