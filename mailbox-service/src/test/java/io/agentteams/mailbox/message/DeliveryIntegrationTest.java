@@ -214,72 +214,55 @@ class DeliveryIntegrationTest {
   @Test
   void deliveringACopyDeliversEveryEarlierQueuedCopyOfThatRecipientFirst() {
     var team = teams.team("owner-prefix", "lead", "reader");
-    ConcurrentMessageListenerContainer<String, String> consumer =
-        listeners.container(DeliverySubscription.NAME);
-    consumer.stop();
-    try {
-      for (int i = 1; i <= 3; i++) {
-        api.direct(team.id(), teams.member(team, "lead"), "reader", "m" + i);
-      }
+    whileDeliveryIsStopped(
+        () -> {
+          queueDirectsToTheReader(team, "m", 3);
 
-      Integer delivered =
-          transactions.transactional(deliveries.deliverUpTo(team.id(), "reader", 2)).block();
+          Integer delivered =
+              transactions.transactional(deliveries.deliverUpTo(team.id(), "reader", 2)).block();
 
-      assertThat(delivered).isEqualTo(2);
-      assertThat(statuses(team.id(), "reader")).containsExactly("delivered", "delivered", "queued");
-    } finally {
-      consumer.start();
-    }
+          assertThat(delivered).isEqualTo(2);
+          assertThat(statuses(team.id(), "reader"))
+              .containsExactly("delivered", "delivered", "queued");
+        });
     Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> probe.queued(team.id()) == 0);
   }
 
   @Test
   void theDeliveryConsumersStatementDeliversWithoutMakingItsTransactionWaitForTheDisk() {
     var team = teams.team("owner-relaxed", "lead", "reader");
-    ConcurrentMessageListenerContainer<String, String> consumer =
-        listeners.container(DeliverySubscription.NAME);
-    consumer.stop();
-    try {
-      for (int i = 1; i <= 2; i++) {
-        api.direct(team.id(), teams.member(team, "lead"), "reader", "m" + i);
-      }
+    whileDeliveryIsStopped(
+        () -> {
+          queueDirectsToTheReader(team, "m", 2);
 
-      String commitMode =
-          transactions
-              .transactional(
-                  deliveryStore
-                      .deliverAll(List.of(new DeliveryStore.Target(team.id(), "reader", 2)))
-                      .then(
-                          db.sql("SHOW synchronous_commit")
-                              .map(row -> row.get(0, String.class))
-                              .one()))
-              .block();
+          String commitMode =
+              transactions
+                  .transactional(
+                      deliveryStore
+                          .deliverAll(List.of(new DeliveryStore.Target(team.id(), "reader", 2)))
+                          .then(
+                              db.sql("SHOW synchronous_commit")
+                                  .map(row -> row.get(0, String.class))
+                                  .one()))
+                  .block();
 
-      assertThat(commitMode).isEqualTo("off");
-      assertThat(statuses(team.id(), "reader")).containsExactly("delivered", "delivered");
-    } finally {
-      consumer.start();
-    }
+          assertThat(commitMode).isEqualTo("off");
+          assertThat(statuses(team.id(), "reader")).containsExactly("delivered", "delivered");
+        });
   }
 
   @Test
   void theSweeperDeliversCopiesLeftQueuedInOrderAndTheirLateEventsChangeNothing() {
     var team = teams.team("owner-sweep", "lead", "reader");
     String lead = teams.member(team, "lead");
-    ConcurrentMessageListenerContainer<String, String> consumer =
-        listeners.container(DeliverySubscription.NAME);
-    consumer.stop();
-    try {
-      for (int i = 1; i <= 3; i++) {
-        api.direct(team.id(), lead, "reader", "left behind " + i);
-      }
-      assertThat(probe.queued(team.id())).isEqualTo(3);
+    whileDeliveryIsStopped(
+        () -> {
+          queueDirectsToTheReader(team, "left behind ", 3);
+          assertThat(probe.queued(team.id())).isEqualTo(3);
 
-      assertThat(sweeper.sweep(Duration.ZERO).block()).isGreaterThanOrEqualTo(3);
-      assertThat(probe.queued(team.id())).isZero();
-    } finally {
-      consumer.start();
-    }
+          assertThat(sweeper.sweep(Duration.ZERO).block()).isGreaterThanOrEqualTo(3);
+          assertThat(probe.queued(team.id())).isZero();
+        });
     List<String> deliveredAtBySweeper = deliveredAt(team.id(), "reader");
     // The consumer now reads the three MessageQueued events it missed, then this one's.
     api.direct(team.id(), lead, "reader", "after the restart");
@@ -323,6 +306,25 @@ class DeliveryIntegrationTest {
   }
 
   /** Waits until every sender reached the gate at its {@code k}-th message, then opens it. */
+  /** Runs {@code body} with the delivery consumer stopped, so that what is sent stays queued. */
+  private void whileDeliveryIsStopped(Runnable body) {
+    ConcurrentMessageListenerContainer<String, String> consumer =
+        listeners.container(DeliverySubscription.NAME);
+    consumer.stop();
+    try {
+      body.run();
+    } finally {
+      consumer.start();
+    }
+  }
+
+  /** The lead sends {@code count} direct messages to "reader", texts {@code prefix}1, 2, ... */
+  private void queueDirectsToTheReader(TeamFixture.Team team, String prefix, int count) {
+    for (int i = 1; i <= count; i++) {
+      api.direct(team.id(), teams.member(team, "lead"), "reader", prefix + i);
+    }
+  }
+
   private void release(CountDownLatch gate, AtomicInteger sent, int k) {
     Awaitility.await()
         .atMost(Duration.ofSeconds(120))
