@@ -90,12 +90,14 @@ public class Deliveries {
 
   /**
    * Delivers the member's queued copies up to {@code sequence}, in order, within the current
-   * transaction.
+   * transaction, which then commits without waiting for the disk (as the delivery consumer's do: a
+   * lost commit leaves the copies queued for the next sweep).
    *
    * @return how many copies were delivered now (0 when all were already)
    */
   public Mono<Integer> deliverUpTo(UUID teamId, String member, long sequence) {
-    return acknowledge(store.deliverUpTo(teamId, member, sequence));
+    return acknowledge(
+        store.deliverAll(List.of(new DeliveryStore.Target(teamId, member, sequence))));
   }
 
   private Mono<Integer> acknowledge(Flux<DeliveryStore.Delivered> delivering) {

@@ -16,19 +16,10 @@ import reactor.core.publisher.Mono;
 @Repository
 public class DeliveryStore {
 
-  // Delivers the recipient's whole queued prefix up to the sequence. A concurrent delivery of the
-  // same rows waits for their locks and then finds them no longer queued, so every copy reaches
-  // the inbox once, and the delivered copies of a recipient always form a prefix of its sequence.
-  private static final String DELIVER_UP_TO =
-      """
-      UPDATE delivery d SET status = 'delivered', delivered_at = clock_timestamp()
-      FROM message m
-      WHERE d.team_id = :team AND d.recipient = :member AND d.seq <= :seq AND d.status = 'queued'
-        AND m.id = d.message_id
-      RETURNING d.message_id, d.seq, d.queued_at, d.delivered_at, m.owner_id
-      """;
-
-  // The same for many recipients at once: every (team, member, up to) target in one statement.
+  // Delivers each (team, member, up to) target's whole queued prefix up to its sequence, for many
+  // recipients in one statement. A concurrent delivery of the same rows waits for their locks and
+  // then finds them no longer queued, so every copy reaches the inbox once, and the delivered
+  // copies of a recipient always form a prefix of its sequence.
   // Each target's queued copies are looked up in the queued index by recipient (OFFSET 0 keeps the
   // planner from flattening the look-up into a join it may then drive from a scan of every queued
   // copy, which is what it chose while its statistics still counted the index as nearly empty).
@@ -108,25 +99,6 @@ public class DeliveryStore {
 
   public DeliveryStore(DatabaseClient db) {
     this.db = db;
-  }
-
-  /** Delivers the recipient's queued copies up to {@code sequence}; returns those it moved. */
-  public Flux<Delivered> deliverUpTo(UUID teamId, String member, long sequence) {
-    return db.sql(DELIVER_UP_TO)
-        .bind("team", teamId)
-        .bind("member", member)
-        .bind("seq", sequence)
-        .map(
-            row ->
-                new Delivered(
-                    teamId,
-                    row.get("owner_id", String.class),
-                    member,
-                    row.get("message_id", UUID.class),
-                    row.get("seq", Long.class),
-                    row.get("queued_at", OffsetDateTime.class).toInstant(),
-                    row.get("delivered_at", OffsetDateTime.class).toInstant()))
-        .all();
   }
 
   /**
