@@ -279,12 +279,19 @@ public class TaskStore {
         .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
   }
 
-  /** Teams with at least one claim whose heartbeats stopped for longer than its time-out. */
+  /**
+   * Teams with at least one claim whose heartbeats stopped for longer than its time-out. The claim
+   * index is read only from the oldest heartbeat up to the shortest time-out any team has, so a
+   * sweep reads the claims that may have expired, not every live one.
+   */
   public Flux<UUID> teamsWithExpiredClaims(Instant now, Duration defaultTimeout, int limit) {
     return db.sql(
             """
             SELECT DISTINCT t.team_id FROM task t JOIN board b ON b.team_id = t.team_id
             WHERE t.status = 'in_progress'
+              AND t.heartbeat_at < :now - make_interval(secs => (
+                    SELECT least(min(claim_timeout_seconds), :defaultSeconds) FROM board
+                  )::double precision)
               AND t.heartbeat_at < :now - make_interval(
                     secs => coalesce(b.claim_timeout_seconds, :defaultSeconds)::double precision)
             LIMIT :limit
