@@ -6,6 +6,7 @@ import io.agentteams.scheduler.SchedulerApplication;
 import io.agentteams.taskboard.TaskBoardApplication;
 import io.agentteams.team.TeamApplication;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -140,7 +141,7 @@ public final class ServiceStack implements AutoCloseable {
   @Override
   public void close() {
     List<Service> started = new ArrayList<>(contexts.keySet());
-    java.util.Collections.reverse(started);
+    Collections.reverse(started);
     for (Service service : started) {
       contexts.remove(service).close();
     }

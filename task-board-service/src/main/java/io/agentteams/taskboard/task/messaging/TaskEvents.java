@@ -26,6 +26,7 @@ import io.agentteams.taskboard.task.domain.Task;
 import io.agentteams.taskboard.task.domain.TaskId;
 import io.agentteams.taskboard.task.domain.WriteScope;
 import io.agentteams.taskboard.task.domain.WriteScopes;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -175,7 +176,7 @@ public class TaskEvents {
 
   /** The event of a claim, known before it is written (the claim writes both in one statement). */
   public static TaskClaimed claimed(
-      UUID teamId, TaskId id, String member, java.time.Instant at, long revision) {
+      UUID teamId, TaskId id, String member, Instant at, long revision) {
     return new TaskClaimed(teamId.toString(), id.value(), member, at.toString(), revision);
   }
 
