@@ -4,6 +4,7 @@ import io.agentteams.contracts.Topics;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.web.Fails;
+import io.agentteams.platform.web.StreamDrain;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
@@ -35,13 +36,19 @@ public class MemberEventsController {
   private final MemberAccess access;
   private final StreamProperties properties;
   private final JsonMapper mapper;
+  private final StreamDrain drain;
 
   public MemberEventsController(
-      TeamEventFeed feed, MemberAccess access, StreamProperties properties, JsonMapper mapper) {
+      TeamEventFeed feed,
+      MemberAccess access,
+      StreamProperties properties,
+      JsonMapper mapper,
+      StreamDrain drain) {
     this.feed = feed;
     this.access = access;
     this.properties = properties;
     this.mapper = mapper;
+    this.drain = drain;
   }
 
   /** A member's inbox, its tasks, its jobs and the team's lifecycle. */
@@ -81,7 +88,7 @@ public class MemberEventsController {
         .thenMany(
             Flux.concat(
                 Flux.just(ServerSentEvent.<String>builder().comment("stream open").build()),
-                Flux.merge(events, heartbeats)));
+                drain.endOnShutdown(Flux.merge(events, heartbeats))));
   }
 
   /** The result of {@code wait}. */

@@ -2,6 +2,7 @@ package io.agentteams.gateway.stream;
 
 import io.agentteams.gateway.identity.TeamDirectory;
 import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.web.StreamDrain;
 import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -20,12 +21,14 @@ public class TeamEventsController {
   private final TeamEventFeed feed;
   private final TeamDirectory directory;
   private final StreamProperties properties;
+  private final StreamDrain drain;
 
   public TeamEventsController(
-      TeamEventFeed feed, TeamDirectory directory, StreamProperties properties) {
+      TeamEventFeed feed, TeamDirectory directory, StreamProperties properties, StreamDrain drain) {
     this.feed = feed;
     this.directory = directory;
     this.properties = properties;
+    this.drain = drain;
   }
 
   @GetMapping(value = "/api/v1/teams/{teamId}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
@@ -46,7 +49,7 @@ public class TeamEventsController {
             Flux.concat(
                 // Sent at once, so a client knows the stream is open before any event arrives.
                 Flux.just(ServerSentEvent.<String>builder().comment("stream open").build()),
-                Flux.merge(events, heartbeats)));
+                drain.endOnShutdown(Flux.merge(events, heartbeats))));
   }
 
   static ServerSentEvent<String> toSse(TeamEventFeed.StreamItem item) {

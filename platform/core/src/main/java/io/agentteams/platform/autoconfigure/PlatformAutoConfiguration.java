@@ -9,6 +9,7 @@ import io.agentteams.platform.identity.PublicTokens;
 import io.agentteams.platform.web.CallerArgumentResolver;
 import io.agentteams.platform.web.CallerWebFilter;
 import io.agentteams.platform.web.ProblemDetailsAdvice;
+import io.agentteams.platform.web.StreamDrain;
 import io.agentteams.platform.web.TraceWebFilter;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,7 +30,7 @@ import org.springframework.web.reactive.result.method.annotation.ArgumentResolve
 
 /**
  * What every service and the gateway share: the event codec, the event topics, Kafka health, caller
- * identity, Problem Details and trace context.
+ * identity, Problem Details, trace context and draining SSE streams on shutdown.
  */
 @AutoConfiguration(after = KafkaAutoConfiguration.class)
 @EnableConfigurationProperties({IdentityProperties.class, PlatformKafkaProperties.class})
@@ -91,6 +92,12 @@ public class PlatformAutoConfiguration {
   @Bean
   TraceWebFilter traceWebFilter() {
     return new TraceWebFilter();
+  }
+
+  /** Ends SSE streams when shutdown begins, so clients reconnect elsewhere. */
+  @Bean
+  StreamDrain streamDrain() {
+    return new StreamDrain();
   }
 
   @Bean

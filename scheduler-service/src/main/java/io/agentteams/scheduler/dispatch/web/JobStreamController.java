@@ -2,6 +2,7 @@ package io.agentteams.scheduler.dispatch.web;
 
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.web.StreamDrain;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.dispatch.application.PullStreams;
 import io.agentteams.scheduler.dispatch.domain.AgentKey;
@@ -27,11 +28,14 @@ public class JobStreamController {
   private final PullStreams streams;
   private final JsonMapper json;
   private final SchedulerProperties.Dispatch properties;
+  private final StreamDrain drain;
 
-  public JobStreamController(PullStreams streams, JsonMapper json, SchedulerProperties properties) {
+  public JobStreamController(
+      PullStreams streams, JsonMapper json, SchedulerProperties properties, StreamDrain drain) {
     this.streams = streams;
     this.json = json;
     this.properties = properties.dispatch();
+    this.drain = drain;
   }
 
   @GetMapping(
@@ -61,6 +65,6 @@ public class JobStreamController {
             .map(tick -> ServerSentEvent.<OfferView>builder().comment("heartbeat").build());
     return Flux.concat(
         Flux.just(ServerSentEvent.<OfferView>builder().comment("connected").build()),
-        Flux.merge(offers, heartbeats));
+        drain.endOnShutdown(Flux.merge(offers, heartbeats)));
   }
 }
