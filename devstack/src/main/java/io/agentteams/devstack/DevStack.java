@@ -67,7 +67,15 @@ public final class DevStack {
                   kafka.bootstrapServers(),
                   databases,
                   ports,
-                  Map.of("agentteams.gateway.identity.dev-identity-enabled", true)));
+                  Map.of(
+                      "agentteams.gateway.identity.dev-identity-enabled",
+                      true,
+                      // Every request traced; logs are text with trace and span ids. Spans leave
+                      // the process only where
+                      // MANAGEMENT_OPENTELEMETRY_TRACING_EXPORT_OTLP_ENDPOINT
+                      // is set in the environment.
+                      "management.tracing.sampling.probability",
+                      1.0)));
     } catch (RuntimeException e) {
       kafka.close();
       postgres.close();

@@ -46,6 +46,11 @@ public final class SharedStack {
             Map.of(
                 "agentteams.gateway.identity.dev-identity-enabled",
                 true,
+                // Every trace is kept, and every service's spans land in CapturedSpans.
+                "management.tracing.sampling.probability",
+                1.0,
+                "agentteams.test.capture-spans",
+                true,
                 "agentteams.kafka.partitions",
                 4,
                 "agentteams.outbox.poll-interval",

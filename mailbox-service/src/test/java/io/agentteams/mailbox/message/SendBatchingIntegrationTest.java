@@ -16,7 +16,6 @@ import io.agentteams.mailbox.support.DeliveryProbe;
 import io.agentteams.mailbox.support.TeamFixture;
 import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.event.EventEnvelope;
-import io.agentteams.platform.event.TraceContext;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.outbox.Outbox;
@@ -25,6 +24,10 @@ import io.agentteams.platform.roster.Rosters;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
+import io.micrometer.tracing.handler.TracingObservationHandler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -73,6 +76,7 @@ class SendBatchingIntegrationTest {
   @Autowired Outbox outbox;
   @Autowired TeamAccess access;
   @Autowired MailboxProperties properties;
+  @Autowired ObservationRegistry observations;
 
   private TeamFixture teams;
   private DeliveryProbe probe;
@@ -94,6 +98,12 @@ class SendBatchingIntegrationTest {
         own);
   }
 
+  private static String spanOf(Observation observation) {
+    TracingObservationHandler.TracingContext tracing =
+        observation.getContext().getRequired(TracingObservationHandler.TracingContext.class);
+    return tracing.getSpan().context().traceId() + "-" + tracing.getSpan().context().spanId();
+  }
+
   private Replica thisReplica() {
     return new Replica(sending, meters);
   }
@@ -112,7 +122,7 @@ class SendBatchingIntegrationTest {
 
     // Every member of every team sends a chain of messages, one after the other, while all chains
     // run at once on the two replicas; each send carries its own trace.
-    Map<String, TraceContext> traceOf = new ConcurrentHashMap<>();
+    Map<String, String> spanOf = new ConcurrentHashMap<>();
     record Chain(TeamFixture.Team team, String sender, Replica replica) {}
     List<Chain> chains = new ArrayList<>();
     for (int t = 0; t < teamList.size(); t++) {
@@ -130,7 +140,7 @@ class SendBatchingIntegrationTest {
                           int self = members.indexOf(chain.sender());
                           String to = members.get((self + 1 + k % 3) % members.size());
                           boolean broadcast = k % 5 == 4;
-                          TraceContext trace = TraceContext.newTrace();
+                          Observation request = Observation.start("send", observations);
                           return send(
                                   chain.replica(),
                                   chain.team(),
@@ -138,12 +148,13 @@ class SendBatchingIntegrationTest {
                                   broadcast ? null : to,
                                   chain.sender() + " #" + k,
                                   null)
-                              .contextWrite(c -> c.put(TraceContext.CONTEXT_KEY, trace))
+                              .contextWrite(c -> c.put(ObservationThreadLocalAccessor.KEY, request))
+                              .doFinally(signal -> request.stop())
                               .doOnNext(
                                   sent ->
-                                      traceOf.put(
+                                      spanOf.put(
                                           sent.queued().recorded().message().id().toString(),
-                                          trace));
+                                          spanOf(request)));
                         })
                     .collectList()
                     .doOnNext(sent -> sentBy.put(chain, sent)),
@@ -238,7 +249,9 @@ class SendBatchingIntegrationTest {
       for (EventEnvelope envelope : queuedEvents) {
         MessageQueued event = codec.data(envelope, MessageQueued.class);
         assertThat(event.messageId()).isEqualTo(sentIds.get((int) envelope.sequence() - 1));
-        assertThat(envelope.trace()).isEqualTo(traceOf.get(event.messageId()));
+        assertThat(envelope.trace()).isNotNull();
+        assertThat(envelope.trace().traceId() + "-" + envelope.trace().spanId())
+            .isEqualTo(spanOf.get(event.messageId()));
         for (MessageQueued.Recipient copy : event.recipients()) {
           assertThat(copy.sequence())
               .isEqualTo(inboxSequence.get(copy.member()).get(event.messageId()));

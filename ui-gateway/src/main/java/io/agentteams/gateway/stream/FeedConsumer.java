@@ -1,6 +1,8 @@
 package io.agentteams.gateway.stream;
 
 import io.agentteams.contracts.Topics;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -9,10 +11,13 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.core.MicrometerConsumerListener;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
 import org.springframework.kafka.listener.ContainerProperties;
@@ -28,7 +33,7 @@ public class FeedConsumer implements SmartLifecycle {
 
   private final ConcurrentMessageListenerContainer<String, String> container;
 
-  public FeedConsumer(KafkaProperties kafka, TeamEventFeed feed) {
+  public FeedConsumer(KafkaProperties kafka, TeamEventFeed feed, MeterRegistry meters) {
     Map<String, Object> config = new LinkedHashMap<>(kafka.buildConsumerProperties());
     config.put(ConsumerConfig.GROUP_ID_CONFIG, "ui-gateway.feed." + UUID.randomUUID());
     config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
@@ -41,7 +46,7 @@ public class FeedConsumer implements SmartLifecycle {
     properties.setMessageListener(
         (MessageListener<String, String>)
             (ConsumerRecord<String, String> record) ->
-                feed.accept(record.topic(), record.offset(), record.value()));
+                feed.accept(record.topic(), record.offset(), record.value(), traceparent(record)));
     properties.setConsumerRebalanceListener(
         new ConsumerAwareRebalanceListener() {
           @Override
@@ -55,10 +60,18 @@ public class FeedConsumer implements SmartLifecycle {
             }
           }
         });
-    container =
-        new ConcurrentMessageListenerContainer<>(
-            new DefaultKafkaConsumerFactory<>(config), properties);
+    DefaultKafkaConsumerFactory<String, String> consumers =
+        new DefaultKafkaConsumerFactory<>(config);
+    // Client metrics, among them how far the feed lags
+    // (kafka_consumer_fetch_manager_records_lag_max).
+    consumers.addListener(new MicrometerConsumerListener<>(meters));
+    container = new ConcurrentMessageListenerContainer<>(consumers, properties);
     container.setBeanName("ui-gateway-feed");
+  }
+
+  private static @Nullable String traceparent(ConsumerRecord<String, String> record) {
+    Header header = record.headers().lastHeader("traceparent");
+    return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
   }
 
   /** Whether the consumer has its partitions, i.e. streams can vouch for completeness. */

@@ -4,6 +4,7 @@ import io.agentteams.contracts.Topics;
 import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.event.EventEnvelope;
 import io.agentteams.platform.event.MalformedEventException;
+import io.agentteams.platform.tracing.EventTracing;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -45,10 +46,14 @@ public class TeamEventFeed {
   private final Map<String, Sinks.Many<FeedEvent>> live = new ConcurrentHashMap<>();
   private final AtomicInteger subscribers = new AtomicInteger();
   private final Counter disconnected;
+  private final Counter resets;
+  private final EventTracing tracing;
 
-  public TeamEventFeed(EventCodec codec, StreamProperties properties, MeterRegistry meters) {
+  public TeamEventFeed(
+      EventCodec codec, StreamProperties properties, EventTracing tracing, MeterRegistry meters) {
     this.codec = codec;
     this.properties = properties;
+    this.tracing = tracing;
     this.windows =
         Collections.synchronizedMap(
             new LinkedHashMap<>(16, 0.75f, true) {
@@ -63,10 +68,25 @@ public class TeamEventFeed {
     Gauge.builder("agentteams.gateway.stream.teams", windows, Map::size)
         .description("Teams whose recent events this replica keeps for replay")
         .register(meters);
+    Gauge.builder("agentteams.gateway.stream.window", this, TeamEventFeed::windowBytes)
+        .description("Size of the events this replica keeps for replay, all teams together")
+        .baseUnit("bytes")
+        .register(meters);
     this.disconnected =
         Counter.builder("agentteams.gateway.stream.slow.disconnects")
             .description("Streams ended because their subscriber fell too far behind")
             .register(meters);
+    this.resets =
+        Counter.builder("agentteams.gateway.stream.resets")
+            .description(
+                "Streams resumed from a cursor older than the window, answered with a reset")
+            .register(meters);
+  }
+
+  private double windowBytes() {
+    synchronized (windows) {
+      return windows.values().stream().mapToLong(TeamWindow::bytes).sum();
+    }
   }
 
   /** Where this replica starts reading a partition, and how many partitions each topic has. */
@@ -79,6 +99,17 @@ public class TeamEventFeed {
    * Takes one record of an event topic. Malformed records are skipped (consumers dead-letter them).
    */
   public void accept(String topicName, long offset, @Nullable String json) {
+    accept(topicName, offset, json, null);
+  }
+
+  /**
+   * Takes one record of an event topic, handing it to the team's streams in a span that continues
+   * the trace of the publish whose context the record carries.
+   *
+   * @param traceparent the record's {@code traceparent} header, if any
+   */
+  public void accept(
+      String topicName, long offset, @Nullable String json, @Nullable String traceparent) {
     int topic = Topics.EVENT_TOPICS.indexOf(topicName);
     if (topic < 0 || json == null) {
       return;
@@ -90,7 +121,13 @@ public class TeamEventFeed {
       log.warn("skipping a malformed event at {}@{}", topicName, offset);
       return;
     }
-    window(envelope.teamId())
+    tracing.delivering(
+        traceparent, topicName, envelope.type(), () -> fanOut(envelope, topic, offset, json));
+  }
+
+  /** Keeps the event in its team's window and hands it to the team's live streams. */
+  private int fanOut(EventEnvelope envelope, int topic, long offset, String json) {
+    return window(envelope.teamId())
         .append(
             envelope.eventId().toString(),
             envelope.teamId(),
@@ -100,13 +137,17 @@ public class TeamEventFeed {
             envelope.type(),
             json,
             EventAudience.of(envelope.data()))
-        .ifPresent(
+        .map(
             event -> {
               Sinks.Many<FeedEvent> sink = live.get(event.teamId());
-              if (sink != null) {
-                sink.tryEmitNext(event);
+              if (sink == null) {
+                return 0;
               }
-            });
+              int streams = sink.currentSubscriberCount();
+              sink.tryEmitNext(event);
+              return streams;
+            })
+        .orElse(0);
   }
 
   private TeamWindow window(String teamId) {
@@ -174,6 +215,9 @@ public class TeamEventFeed {
                       });
           TeamWindow.Snapshot snapshot = window(teamId).snapshot();
           boolean reset = resume.isPresent() && !snapshot.covers(resume.get());
+          if (reset) {
+            resets.increment();
+          }
           EventCursor from = resume.filter(r -> !reset).orElse(null);
           Flux<FeedEvent> missed =
               Flux.fromIterable(snapshot.events())

@@ -19,6 +19,7 @@ final class TeamWindow {
   private final Set<String> eventIds = new HashSet<>();
   private final long[] completeAfter;
   private EventCursor cursor;
+  private long bytes;
 
   /**
    * @param capacity events kept
@@ -56,12 +57,19 @@ final class TeamWindow {
     FeedEvent event =
         new FeedEvent(eventId, teamId, ownerId, topic, offset, type, json, members, cursor);
     events.addLast(event);
+    bytes += json.length();
     if (events.size() > capacity) {
       FeedEvent evicted = events.removeFirst();
+      bytes -= evicted.json().length();
       eventIds.remove(evicted.eventId());
       completeAfter[evicted.topic()] = Math.max(completeAfter[evicted.topic()], evicted.offset());
     }
     return Optional.of(event);
+  }
+
+  /** The size of the retained events' JSON, in characters (about bytes: mostly ASCII). */
+  synchronized long bytes() {
+    return bytes;
   }
 
   /** The retained events and the cursor after the last of them, taken together. */

@@ -6,6 +6,7 @@ import io.agentteams.contracts.EventPayload;
 import io.agentteams.contracts.Topics;
 import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.event.EventEnvelope;
+import io.agentteams.platform.tracing.EventTracing;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -36,6 +37,7 @@ class TeamEventFeedTest {
         new TeamEventFeed(
             codec,
             new StreamProperties(window, 100, buffer, Duration.ofSeconds(15)),
+            EventTracing.NONE,
             new SimpleMeterRegistry());
     for (String topic : Topics.EVENT_TOPICS) {
       for (int p = 0; p < 4; p++) {

@@ -95,11 +95,7 @@ public class SendBatcher {
     return Mono.deferContextual(
         context -> {
           Request request =
-              new Request(
-                  message,
-                  context.getOrDefault(TraceContext.CONTEXT_KEY, null),
-                  System.nanoTime(),
-                  Sinks.one());
+              new Request(message, outbox.traceOf(context), System.nanoTime(), Sinks.one());
           boolean start;
           synchronized (queue) {
             queue.add(request);

@@ -6,16 +6,20 @@ import io.agentteams.platform.health.KafkaHealthIndicator;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.identity.IdentityProperties;
 import io.agentteams.platform.identity.PublicTokens;
+import io.agentteams.platform.tracing.EventTracing;
 import io.agentteams.platform.web.CallerArgumentResolver;
 import io.agentteams.platform.web.CallerWebFilter;
 import io.agentteams.platform.web.ProblemDetailsAdvice;
 import io.agentteams.platform.web.StreamDrain;
-import io.agentteams.platform.web.TraceWebFilter;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.propagation.Propagator;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -30,7 +34,7 @@ import org.springframework.web.reactive.result.method.annotation.ArgumentResolve
 
 /**
  * What every service and the gateway share: the event codec, the event topics, Kafka health, caller
- * identity, Problem Details, trace context and draining SSE streams on shutdown.
+ * identity, Problem Details and tracing across Kafka.
  */
 @AutoConfiguration(after = KafkaAutoConfiguration.class)
 @EnableConfigurationProperties({IdentityProperties.class, PlatformKafkaProperties.class})
@@ -89,9 +93,20 @@ public class PlatformAutoConfiguration {
     return new CallerWebFilter(internalCallerTokens);
   }
 
+  /**
+   * Traces across the outbox and Kafka with the application's tracer (Micrometer Tracing over
+   * OpenTelemetry); traces nothing where no tracer is configured.
+   */
   @Bean
-  TraceWebFilter traceWebFilter() {
-    return new TraceWebFilter();
+  @ConditionalOnMissingBean
+  EventTracing eventTracing(
+      ObjectProvider<Tracer> tracer,
+      ObjectProvider<Propagator> propagator,
+      ObjectProvider<ObservationRegistry> observations) {
+    return new EventTracing(
+        tracer.getIfAvailable(() -> Tracer.NOOP),
+        propagator.getIfAvailable(() -> Propagator.NOOP),
+        observations.getIfAvailable(() -> ObservationRegistry.NOOP));
   }
 
   /** Ends SSE streams when shutdown begins, so clients reconnect elsewhere. */

@@ -47,6 +47,21 @@ public record EventEnvelope(
     }
   }
 
+  /** The same event continuing from another point of its trace, e.g. the span that published it. */
+  public EventEnvelope withTrace(@Nullable TraceContext continueFrom) {
+    return new EventEnvelope(
+        eventId,
+        type,
+        schemaVersion,
+        teamId,
+        ownerId,
+        occurredAt,
+        producer,
+        sequence,
+        continueFrom,
+        data);
+  }
+
   private static void requireText(@Nullable String value, String name) {
     if (value == null || value.isBlank()) {
       throw new IllegalArgumentException(name + " is required");

@@ -1,22 +1,18 @@
 package io.agentteams.platform.event;
 
-import java.security.SecureRandom;
-import java.util.HexFormat;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * W3C trace context carried by an event, so that work caused by an event can be traced back to the
- * request that started it.
+ * W3C trace context carried by an event (its {@code traceparent} and {@code tracestate} headers),
+ * so that work caused by an event continues the trace of the change that wrote it. The tracer
+ * produces and reads the values ({@link io.agentteams.platform.tracing.EventTracing}); this record
+ * only carries them.
  */
 public record TraceContext(String traceparent, @Nullable String tracestate) {
 
-  /** The key under which the current trace context lives in a Reactor context. */
-  public static final String CONTEXT_KEY = TraceContext.class.getName();
-
   private static final Pattern TRACEPARENT =
       Pattern.compile("^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$");
-  private static final SecureRandom random = new SecureRandom();
 
   public TraceContext {
     if (!isValid(traceparent)) {
@@ -29,19 +25,13 @@ public record TraceContext(String traceparent, @Nullable String tracestate) {
     return traceparent != null && TRACEPARENT.matcher(traceparent).matches();
   }
 
-  /** A new trace, sampled. */
-  public static TraceContext newTrace() {
-    byte[] traceId = new byte[16];
-    byte[] spanId = new byte[8];
-    random.nextBytes(traceId);
-    random.nextBytes(spanId);
-    HexFormat hex = HexFormat.of();
-    return new TraceContext(
-        "00-" + hex.formatHex(traceId) + "-" + hex.formatHex(spanId) + "-01", null);
-  }
-
   /** The trace id part of the traceparent. */
   public String traceId() {
     return traceparent.substring(3, 35);
+  }
+
+  /** The parent span id part of the traceparent. */
+  public String spanId() {
+    return traceparent.substring(36, 52);
   }
 }

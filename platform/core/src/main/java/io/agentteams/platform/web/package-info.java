@@ -1,6 +1,4 @@
-/**
- * WebFlux adapters shared by every service: Problem Details, the verified caller, trace context.
- */
+/** WebFlux adapters shared by every service: Problem Details and the verified caller. */
 @NullMarked
 package io.agentteams.platform.web;
 

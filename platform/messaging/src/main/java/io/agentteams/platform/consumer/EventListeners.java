@@ -4,6 +4,7 @@ import io.agentteams.contracts.Topics;
 import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.event.EventEnvelope;
 import io.agentteams.platform.event.MalformedEventException;
+import io.agentteams.platform.event.TraceContext;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.KafkaOperations;
+import org.springframework.kafka.core.MicrometerConsumerListener;
 import org.springframework.kafka.listener.BatchListenerFailedException;
 import org.springframework.kafka.listener.BatchMessageListener;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
@@ -60,6 +62,9 @@ public final class EventListeners implements SmartLifecycle {
     config.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, properties.maxBatch());
     DefaultKafkaConsumerFactory<String, String> factory = new DefaultKafkaConsumerFactory<>(config);
+    // Client metrics, among them each consumer's lag
+    // (kafka_consumer_fetch_manager_records_lag_max).
+    factory.addListener(new MicrometerConsumerListener<>(meters));
     for (EventSubscription subscription : subscriptions) {
       if (containers.containsKey(subscription.name())) {
         throw new IllegalStateException("two subscriptions named " + subscription.name());
@@ -115,7 +120,7 @@ public final class EventListeners implements SmartLifecycle {
     List<EventEnvelope> events = new ArrayList<>(records.size());
     for (ConsumerRecord<String, String> record : records) {
       try {
-        events.add(codec.read(record.value()));
+        events.add(read(record, codec));
       } catch (MalformedEventException malformed) {
         break;
       }
@@ -133,8 +138,7 @@ public final class EventListeners implements SmartLifecycle {
     int fresh = 0;
     for (int i = 0; i < records.size(); i++) {
       try {
-        EventEnvelope event =
-            i < events.size() ? events.get(i) : codec.read(records.get(i).value());
+        EventEnvelope event = i < events.size() ? events.get(i) : read(records.get(i), codec);
         if (Boolean.TRUE.equals(
             consumer.process(group, event, handler).block(properties.handlerTimeout()))) {
           fresh++;
@@ -147,6 +151,28 @@ public final class EventListeners implements SmartLifecycle {
       }
     }
     return fresh;
+  }
+
+  /**
+   * Reads a record's event. The record's own trace headers, written by the relay's publish span,
+   * take the place of the context stored with the event (the change's span, the publish's parent),
+   * so the handler's span is a child of the publish.
+   */
+  private static EventEnvelope read(ConsumerRecord<String, String> record, EventCodec codec) {
+    EventEnvelope event = codec.read(record.value());
+    Header traceparent = record.headers().lastHeader("traceparent");
+    if (traceparent == null) {
+      return event;
+    }
+    String value = new String(traceparent.value(), StandardCharsets.UTF_8);
+    if (!TraceContext.isValid(value)) {
+      return event;
+    }
+    Header tracestate = record.headers().lastHeader("tracestate");
+    return event.withTrace(
+        new TraceContext(
+            value,
+            tracestate == null ? null : new String(tracestate.value(), StandardCharsets.UTF_8)));
   }
 
   /**

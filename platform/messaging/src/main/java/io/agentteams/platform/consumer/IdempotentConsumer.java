@@ -1,7 +1,7 @@
 package io.agentteams.platform.consumer;
 
 import io.agentteams.platform.event.EventEnvelope;
-import io.agentteams.platform.event.TraceContext;
+import io.agentteams.platform.tracing.EventTracing;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -33,10 +33,16 @@ public final class IdempotentConsumer {
 
   private final DatabaseClient db;
   private final TransactionalOperator transactions;
+  private final EventTracing tracing;
 
-  public IdempotentConsumer(DatabaseClient db, TransactionalOperator transactions) {
+  /**
+   * @param tracing runs each new event's handler in a span that continues the event's trace
+   */
+  public IdempotentConsumer(
+      DatabaseClient db, TransactionalOperator transactions, EventTracing tracing) {
     this.db = db;
     this.transactions = transactions;
+    this.tracing = tracing;
   }
 
   /**
@@ -62,16 +68,14 @@ public final class IdempotentConsumer {
                 fresh ->
                     Flux.fromIterable(events)
                         .filter(event -> fresh.remove(event.eventId()))
-                        .concatMap(event -> withTrace(handler.handle(event), event).thenReturn(1))
+                        .concatMap(
+                            event ->
+                                tracing
+                                    .handling(consumer, event, () -> handler.handle(event))
+                                    .thenReturn(1))
                         .count()
                         .map(Long::intValue));
     return transactions.transactional(all);
-  }
-
-  private static <T> Mono<T> withTrace(Mono<T> work, EventEnvelope event) {
-    return event.trace() == null
-        ? work
-        : work.contextWrite(context -> context.put(TraceContext.CONTEXT_KEY, event.trace()));
   }
 
   /**
@@ -88,11 +92,11 @@ public final class IdempotentConsumer {
             .rowsUpdated()
             .flatMap(
                 inserted ->
-                    inserted == 0 ? Mono.just(false) : handler.handle(event).thenReturn(true));
-    Mono<Boolean> inTransaction = transactions.transactional(once);
-    return event.trace() == null
-        ? inTransaction
-        : inTransaction.contextWrite(
-            context -> context.put(TraceContext.CONTEXT_KEY, event.trace()));
+                    inserted == 0
+                        ? Mono.just(false)
+                        : tracing
+                            .handling(consumer, event, () -> handler.handle(event))
+                            .thenReturn(true));
+    return transactions.transactional(once);
   }
 }

@@ -14,7 +14,9 @@ import io.agentteams.platform.outbox.PlatformHousekeeping;
 import io.agentteams.platform.outbox.RelayCheckpoint;
 import io.agentteams.platform.roster.Rosters;
 import io.agentteams.platform.schema.PlatformSchemaMigration;
+import io.agentteams.platform.tracing.EventTracing;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.r2dbc.spi.ConnectionFactory;
 import java.time.Duration;
 import java.util.HashMap;
@@ -62,8 +64,8 @@ public class MessagingAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  Outbox outbox(DatabaseClient db, EventCodec codec) {
-    return new Outbox(db, codec);
+  Outbox outbox(DatabaseClient db, EventCodec codec, EventTracing tracing) {
+    return new Outbox(db, codec, tracing);
   }
 
   @Bean
@@ -73,8 +75,9 @@ public class MessagingAutoConfiguration {
   }
 
   @Bean
-  IdempotentConsumer idempotentConsumer(DatabaseClient db, TransactionalOperator transactions) {
-    return new IdempotentConsumer(db, transactions);
+  IdempotentConsumer idempotentConsumer(
+      DatabaseClient db, TransactionalOperator transactions, EventTracing tracing) {
+    return new IdempotentConsumer(db, transactions, tracing);
   }
 
   @Bean
@@ -138,6 +141,7 @@ public class MessagingAutoConfiguration {
         TransactionalOperator transactions,
         KafkaProperties kafka,
         OutboxProperties properties,
+        EventTracing tracing,
         MeterRegistry meters) {
       Map<String, Object> producer = new HashMap<>(kafka.buildProducerProperties());
       producer.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
@@ -148,6 +152,8 @@ public class MessagingAutoConfiguration {
       producer.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 0);
       producer.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
       KafkaProducer<String, String> kafkaProducer = new KafkaProducer<>(producer);
+      KafkaClientMetrics producerMetrics = new KafkaClientMetrics(kafkaProducer);
+      producerMetrics.bindTo(meters);
       return new OutboxRelayLifecycle(
           new OutboxRelay(
               connectionFactory,
@@ -155,8 +161,10 @@ public class MessagingAutoConfiguration {
               kafkaProducer,
               properties,
               RelayCheckpoint.NONE,
+              tracing,
               meters),
-          kafkaProducer);
+          kafkaProducer,
+          producerMetrics);
     }
   }
 
@@ -165,11 +173,16 @@ public class MessagingAutoConfiguration {
 
     private final OutboxRelay relay;
     private final KafkaProducer<String, String> producer;
+    private final KafkaClientMetrics producerMetrics;
     private volatile boolean running;
 
-    OutboxRelayLifecycle(OutboxRelay relay, KafkaProducer<String, String> producer) {
+    OutboxRelayLifecycle(
+        OutboxRelay relay,
+        KafkaProducer<String, String> producer,
+        KafkaClientMetrics producerMetrics) {
       this.relay = relay;
       this.producer = producer;
+      this.producerMetrics = producerMetrics;
     }
 
     public OutboxRelay relay() {
@@ -185,6 +198,7 @@ public class MessagingAutoConfiguration {
     @Override
     public void stop() {
       relay.close();
+      producerMetrics.close();
       producer.close(Duration.ofSeconds(5));
       running = false;
     }

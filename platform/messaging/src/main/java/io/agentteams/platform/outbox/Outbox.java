@@ -4,6 +4,7 @@ import io.agentteams.contracts.EventPayload;
 import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.event.EventEnvelope;
 import io.agentteams.platform.event.TraceContext;
+import io.agentteams.platform.tracing.EventTracing;
 import io.r2dbc.spi.Readable;
 import java.util.List;
 import java.util.UUID;
@@ -15,6 +16,7 @@ import org.springframework.transaction.NoTransactionException;
 import org.springframework.transaction.reactive.TransactionSynchronizationManager;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
 
 /**
  * Writes events into the outbox table inside the caller's transaction, so an event exists if and
@@ -71,8 +73,8 @@ public final class Outbox {
    * @param sequence the aggregate's revision after this change
    * @param payload the event data
    * @param trace the trace of the request that caused this event, for a statement that writes the
-   *     events of several requests at once; null to take the caller's, from the Reactor context,
-   *     like every other append
+   *     events of several requests at once; null to take the caller's (the span current in the
+   *     Reactor context), like every other append
    */
   public record Pending(
       String teamId,
@@ -89,10 +91,24 @@ public final class Outbox {
 
   private final DatabaseClient db;
   private final EventCodec codec;
+  private final EventTracing tracing;
 
-  public Outbox(DatabaseClient db, EventCodec codec) {
+  /**
+   * @param tracing gives each event the trace context of the span current where it is appended (the
+   *     request's or the consumer's), which the relay continues
+   */
+  public Outbox(DatabaseClient db, EventCodec codec, EventTracing tracing) {
     this.db = db;
     this.codec = codec;
+    this.tracing = tracing;
+  }
+
+  /**
+   * The trace an event appended in this Reactor context would carry (the current span's), for a
+   * writer that appends the events of several requests later, at once ({@link Pending#trace()}).
+   */
+  public @Nullable TraceContext traceOf(ContextView context) {
+    return tracing.current(context);
   }
 
   /**
@@ -109,7 +125,7 @@ public final class Outbox {
       String topic, String teamId, String ownerId, long sequence, EventPayload payload) {
     return Mono.deferContextual(
         context -> {
-          TraceContext trace = context.getOrDefault(TraceContext.CONTEXT_KEY, null);
+          TraceContext trace = tracing.current(context);
           EventEnvelope envelope = codec.envelope(payload, teamId, ownerId, sequence, trace);
           return append(topic, envelope);
         });
@@ -145,7 +161,7 @@ public final class Outbox {
     }
     return Mono.deferContextual(
         context -> {
-          TraceContext callers = context.getOrDefault(TraceContext.CONTEXT_KEY, null);
+          TraceContext callers = tracing.current(context);
           List<EventEnvelope> envelopes =
               events.stream()
                   .map(
@@ -226,7 +242,7 @@ public final class Outbox {
       List<RowEvent> events) {
     return Flux.deferContextual(
         context -> {
-          TraceContext trace = context.getOrDefault(TraceContext.CONTEXT_KEY, null);
+          TraceContext trace = tracing.current(context);
           List<EventEnvelope> envelopes =
               events.stream()
                   .map(e -> codec.envelope(e.payload(), key, ownerId, e.sequence(), trace))

@@ -1,5 +1,6 @@
 package io.agentteams.platform.outbox;
 
+import io.agentteams.platform.tracing.EventTracing;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -140,6 +141,7 @@ public final class OutboxRelay implements AutoCloseable {
   private final Producer<String, String> producer;
   private final OutboxProperties properties;
   private final RelayCheckpoint checkpoint;
+  private final EventTracing tracing;
   private final Sinks.Many<Boolean> wakeups = Sinks.many().unicast().onBackpressureBuffer();
   private final AtomicBoolean running = new AtomicBoolean();
   private final Disposable.Composite subscriptions = Disposables.composite();
@@ -160,6 +162,7 @@ public final class OutboxRelay implements AutoCloseable {
       Producer<String, String> producer,
       OutboxProperties properties,
       RelayCheckpoint checkpoint,
+      EventTracing tracing,
       MeterRegistry meters) {
     this.connectionFactory = connectionFactory;
     this.db = DatabaseClient.create(connectionFactory);
@@ -167,6 +170,7 @@ public final class OutboxRelay implements AutoCloseable {
     this.producer = producer;
     this.properties = properties;
     this.checkpoint = checkpoint;
+    this.tracing = tracing;
     this.published =
         Counter.builder("agentteams.outbox.published")
             .description("Outbox rows published and acknowledged by the broker")
@@ -391,17 +395,20 @@ public final class OutboxRelay implements AutoCloseable {
     for (OutboxRow row : rows) {
       CompletableFuture<RecordMetadata> future = new CompletableFuture<>();
       futures.add(future);
+      // A span per send, child of the change's span stored with the row; its own context goes
+      // into the record's headers for the consumers.
+      EventTracing.Publish publish =
+          tracing.publishing(row.traceparent(), row.topic(), row.eventType(), row.eventId());
       try {
         ProducerRecord<String, String> record =
             new ProducerRecord<>(row.topic(), row.key(), row.payload());
         record.headers().add(header("event_id", row.eventId()));
         record.headers().add(header("event_type", row.eventType()));
-        if (row.traceparent() != null) {
-          record.headers().add(header("traceparent", row.traceparent()));
-        }
+        publish.writeHeaders((name, value) -> record.headers().add(header(name, value)));
         producer.send(
             record,
             (metadata, error) -> {
+              publish.end(error);
               if (error != null) {
                 future.completeExceptionally(error);
               } else {
@@ -410,6 +417,7 @@ public final class OutboxRelay implements AutoCloseable {
               }
             });
       } catch (RuntimeException e) {
+        publish.end(e);
         future.completeExceptionally(e);
         // Later rows of this lane must not overtake the one that failed.
         break;

@@ -41,7 +41,7 @@ class RostersIntegrationTest {
   void setUp(TestInfrastructure infrastructure) {
     fixture = new PlatformFixture(infrastructure, "rosters");
     rosters = new Rosters(fixture.db, fixture.codec);
-    consumer = new IdempotentConsumer(fixture.db, fixture.transactions);
+    consumer = new IdempotentConsumer(fixture.db, fixture.transactions, fixture.tracing);
     team = UUID.randomUUID();
     id = team.toString();
   }

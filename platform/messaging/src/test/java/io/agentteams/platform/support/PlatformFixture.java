@@ -12,6 +12,8 @@ import io.agentteams.platform.outbox.RelayCheckpoint;
 import io.agentteams.platform.schema.PlatformSchemaMigration;
 import io.agentteams.platform.test.Database;
 import io.agentteams.platform.test.TestInfrastructure;
+import io.agentteams.platform.test.TestTracing;
+import io.agentteams.platform.tracing.EventTracing;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.r2dbc.pool.ConnectionPool;
 import io.r2dbc.pool.ConnectionPoolConfiguration;
@@ -54,10 +56,29 @@ public final class PlatformFixture implements AutoCloseable {
   public final EventCodec codec;
   public final Outbox outbox;
   public final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+  /** Records every span the relay, the outbox and the consumers start, in memory, if traced. */
+  public final TestTracing traces = new TestTracing("fixture");
+
+  /** What the outbox, relays and consumers trace with: nothing, unless the fixture is traced. */
+  public final EventTracing tracing;
+
   private final ConnectionFactory direct;
   private final List<AutoCloseable> closeables = new ArrayList<>();
 
   public PlatformFixture(TestInfrastructure infrastructure, String databasePrefix) {
+    this(infrastructure, databasePrefix, false);
+  }
+
+  /**
+   * @param traced whether the pieces trace into {@link #traces} (every span, kept in memory: not
+   *     for benchmarks)
+   */
+  public PlatformFixture(TestInfrastructure infrastructure, String databasePrefix, boolean traced) {
+    this.tracing =
+        traced
+            ? new EventTracing(traces.tracer(), traces.propagator(), traces.observations())
+            : EventTracing.NONE;
     this.infrastructure = infrastructure;
     this.database = infrastructure.freshDatabase(databasePrefix);
     new PlatformSchemaMigration()
@@ -78,7 +99,7 @@ public final class PlatformFixture implements AutoCloseable {
     this.db = DatabaseClient.create(connections);
     this.transactions = TransactionalOperator.create(new R2dbcTransactionManager(connections));
     this.codec = new EventCodec("fixture", Clock.systemUTC());
-    this.outbox = new Outbox(db, codec);
+    this.outbox = new Outbox(db, codec, tracing);
   }
 
   /** A connection of its own, outside the pool (e.g. to LISTEN); closed with the fixture. */
@@ -92,7 +113,8 @@ public final class PlatformFixture implements AutoCloseable {
   public OutboxRelay relay(OutboxProperties properties, RelayCheckpoint checkpoint) {
     KafkaProducer<String, String> producer = relayProducer();
     OutboxRelay relay =
-        new OutboxRelay(connections, transactions, producer, properties, checkpoint, meters);
+        new OutboxRelay(
+            connections, transactions, producer, properties, checkpoint, tracing, meters);
     closeables.add(producer);
     closeables.add(0, relay);
     return relay;
@@ -133,7 +155,7 @@ public final class PlatformFixture implements AutoCloseable {
             "fixture-" + UUID.randomUUID(),
             Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, infrastructure.kafkaBootstrapServers()),
             subscriptions,
-            new IdempotentConsumer(db, transactions),
+            new IdempotentConsumer(db, transactions, tracing),
             codec,
             template,
             properties,
