@@ -23,8 +23,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * Measures what admission looks like from the database, for the whole deployment: queued jobs per
- * owner, slots held and available, and Jain's fairness index over the recent admissions of the
- * owners that have a backlog (each owner's count divided by its weight).
+ * owner, slots held and available, jobs waiting for an answer or for a runtime to take them, and
+ * Jain's fairness index over the recent admissions of the owners that have a backlog (each owner's
+ * count divided by its weight).
  */
 @Component
 public class AdmissionMetrics implements SmartLifecycle {
@@ -38,6 +39,8 @@ public class AdmissionMetrics implements SmartLifecycle {
   private final MultiGauge queueDepth;
   private final AtomicInteger active = new AtomicInteger();
   private final AtomicReference<Double> fairness = new AtomicReference<>(1.0);
+  private final AtomicReference<AdmissionStore.Waiting> waiting =
+      new AtomicReference<>(new AdmissionStore.Waiting(0, 0, 0));
   private final AtomicBoolean running = new AtomicBoolean();
   private volatile Disposable refreshing = () -> {};
 
@@ -60,6 +63,19 @@ public class AdmissionMetrics implements SmartLifecycle {
     Gauge.builder("agentteams.scheduler.fairness", fairness, AtomicReference::get)
         .description("Jain's index over recent admissions of owners with a backlog, by weight")
         .register(meters);
+    Gauge.builder("agentteams.scheduler.jobs.waiting.input", waiting, w -> w.get().waitingInput())
+        .description("Jobs waiting for an answer to their question (they hold no slot)")
+        .register(meters);
+    Gauge.builder("agentteams.scheduler.offers.waiting", waiting, w -> w.get().unoffered())
+        .description("Admitted jobs no runtime has taken yet: no worker connected, or all busy")
+        .register(meters);
+    Gauge.builder(
+            "agentteams.scheduler.offers.oldest.waiting",
+            waiting,
+            w -> w.get().oldestUnofferedSeconds())
+        .description("How long the oldest admitted job has waited for a runtime to take it")
+        .baseUnit("seconds")
+        .register(meters);
   }
 
   /** Measures once. */
@@ -80,6 +96,7 @@ public class AdmissionMetrics implements SmartLifecycle {
                         true))
             .then();
     Mono<Void> slots = store.heldSlots().doOnNext(active::set).then();
+    Mono<Void> unanswered = store.waiting().doOnNext(waiting::set).then();
     Mono<Void> fair =
         store
             .recentAdmissionsOfBackloggedOwners(clock.instant().minus(properties.fairnessWindow()))
@@ -87,7 +104,7 @@ public class AdmissionMetrics implements SmartLifecycle {
             .collectList()
             .doOnNext(shares -> fairness.set(Fairness.jain(shares)))
             .then();
-    return depths.then(slots).then(fair);
+    return depths.then(slots).then(unanswered).then(fair);
   }
 
   @Override

@@ -40,6 +40,15 @@ public class AdmissionStore {
   /** Admissions of one owner in a window. */
   public record OwnerAdmissions(String ownerId, long admitted) {}
 
+  /**
+   * Jobs that wait on someone other than admission.
+   *
+   * @param waitingInput jobs waiting for an answer to their question (they keep no slot)
+   * @param unoffered admitted jobs that no runtime has taken yet (no worker connected, or busy)
+   * @param oldestUnofferedSeconds how long the oldest of those has waited since its admission
+   */
+  public record Waiting(long waitingInput, long unoffered, double oldestUnofferedSeconds) {}
+
   private static final String CANDIDATES =
       """
       WITH heads AS (
@@ -267,6 +276,24 @@ public class AdmissionStore {
         .map(
             row -> new OwnerDepth(row.get("owner_id", String.class), row.get("queued", Long.class)))
         .all();
+  }
+
+  /** Jobs waiting for an answer, and admitted jobs no runtime has taken yet. */
+  public Mono<Waiting> waiting() {
+    return db.sql(
+            """
+            SELECT (SELECT count(*) FROM job WHERE state = 'waiting_input') AS waiting_input,
+                   count(*) AS unoffered,
+                   COALESCE(EXTRACT(EPOCH FROM now() - min(admitted_at)), 0)::float8 AS oldest
+            FROM job WHERE state = 'admitted' AND lease_token IS NULL
+            """)
+        .map(
+            row ->
+                new Waiting(
+                    row.get("waiting_input", Long.class),
+                    row.get("unoffered", Long.class),
+                    row.get("oldest", Double.class)))
+        .one();
   }
 
   /** Admissions since {@code since} of every owner that has queued work now. */
