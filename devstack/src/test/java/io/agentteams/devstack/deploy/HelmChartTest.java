@@ -5,18 +5,40 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
-import com.marcnuri.helm.TemplateCommand;
+import io.r2dbc.spi.ConnectionFactoryOptions;
+import io.r2dbc.spi.Option;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.yaml.snakeyaml.Yaml;
 
-/** The chart lints strictly and renders what operators rely on. */
+/**
+ * The chart lints strictly and renders what operators rely on, across the values files of the
+ * deployments it is made for (src/test/resources/helm) and its size presets (sizes/).
+ */
 class HelmChartTest {
 
   private static final Path CHART = Path.of("..", "helm", "agent-teams");
+  private static final Path VALUES = Path.of("src", "test", "resources", "helm");
   private static final List<String> SERVICES =
       List.of(
           "ui-gateway",
@@ -24,51 +46,353 @@ class HelmChartTest {
           "mailbox-service",
           "task-board-service",
           "scheduler-service");
+  private static final List<String> WITH_DATABASE =
+      List.of("team-service", "mailbox-service", "task-board-service", "scheduler-service");
 
-  private static TemplateCommand withSecrets() {
-    return new Helm(CHART)
-        .template()
-        .withName("at")
-        .set("postgres.password", "p")
-        .set("identity.internalSecret", "i".repeat(40))
-        .set("identity.publicSecret", "p".repeat(40));
-  }
+  /** The annotation prefix hooks are renamed to in {@link #renderable} (see there). */
+  private static final String HOOK_STAND_IN = "hook.test.agentteams.io/";
 
-  @Test
-  void lintsStrictly() {
-    LintResult result = new Helm(CHART).lint().strict().call();
-    assertThat(result.getMessages()).as("lint messages").noneMatch(m -> m.contains("[ERROR]"));
-    assertThat(result.isFailed()).as(String.join("\n", result.getMessages())).isFalse();
-  }
+  @TempDir Path temp;
 
-  @Test
-  void rendersEveryServiceWithProbesAutoscalingAndDisruptionBudgets() {
-    List<Map<String, Object>> docs =
-        render(withSecrets().set("serviceMonitor.enabled", "true").call());
+  /**
+   * The chart as rendered here: Helm's library (like {@code helm template --no-hooks}) leaves hook
+   * resources out of the manifest, so this copy's templates name their hook annotations
+   * differently, Helm renders the migration Jobs like any resource, and {@link #render} names the
+   * annotations back before the tests look at them.
+   */
+  @TempDir static Path renderable;
 
-    for (String service : SERVICES) {
-      Map<String, Object> deployment = find(docs, "Deployment", "at-" + service);
-      String text = String.valueOf(deployment);
-      assertThat(text).contains("/actuator/health/liveness", "/actuator/health/readiness");
-      assertThat(text).contains("readOnlyRootFilesystem=true", "runAsNonRoot=true");
-      assertThat(find(docs, "HorizontalPodAutoscaler", "at-" + service)).isNotNull();
-      assertThat(find(docs, "PodDisruptionBudget", "at-" + service)).isNotNull();
+  @BeforeAll
+  static void copyTheChartWithHooksRendered() throws IOException {
+    copy(CHART, renderable);
+    try (Stream<Path> templates = Files.list(renderable.resolve("templates"))) {
+      for (Path template : (Iterable<Path>) templates::iterator) {
+        Files.writeString(
+            template, Files.readString(template).replace("helm.sh/hook", HOOK_STAND_IN + "hook"));
+      }
     }
-    assertThat(find(docs, "ServiceMonitor", "at")).isNotNull();
-    // Secrets come from Secrets, never from plain values in the pod spec.
-    String teamService = String.valueOf(find(docs, "Deployment", "at-team-service"));
-    assertThat(teamService).contains("secretKeyRef").doesNotContain("value=p,");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"minimal", "production", "autoscaling-off", "ingress-tls"})
+  void lintsStrictlyWithEachDeploymentsValues(String values) {
+    assertLintsStrictly(values(values));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"small", "medium", "large"})
+  void lintsStrictlyAtEverySize(String size) {
+    Map<String, Object> merged = values("minimal");
+    merge(merged, load(CHART.resolve("sizes").resolve(size + ".yaml")));
+    assertLintsStrictly(merged);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"minimal", "production", "autoscaling-off", "ingress-tls"})
+  void everyPodRunsLockedDownAndDrainsBeforeItStops(String values) {
+    Rendered chart = render(values);
+    for (String service : SERVICES) {
+      Map<String, Object> pod = chart.podSpec("Deployment", "at-" + service);
+      assertLockedDown(pod, service);
+      assertThat(pod.get("automountServiceAccountToken")).isEqualTo(false);
+      Map<String, Object> container = first(pod.get("containers"));
+      int preStop =
+          Integer.parseInt(
+              at(container, "lifecycle.preStop.exec.command", List.class).get(1).toString());
+      assertThat(preStop).as("%s leaves its endpoints before stopping", service).isPositive();
+      assertThat((Integer) pod.get("terminationGracePeriodSeconds"))
+          .as("%s grace period covers the preStop wait and the drain", service)
+          .isGreaterThan(preStop + 20);
+      assertThat(list(pod.get("topologySpreadConstraints")))
+          .extracting(c -> c.get("topologyKey"))
+          .containsExactly("topology.kubernetes.io/zone", "kubernetes.io/hostname");
+      assertThat(
+              at(
+                  chart.find("Deployment", "at-" + service),
+                  "spec.template.metadata.annotations",
+                  Map.class))
+          .containsKey("checksum/secrets");
+    }
+    for (String service : WITH_DATABASE) {
+      assertLockedDown(chart.podSpec("Job", "at-" + service + "-migrate"), service + "-migrate");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"minimal", "production"})
+  void theConfiguredPrometheusMayScrapeEveryServicesManagementPortAndNothingElseComesIn(
+      String values) {
+    Map<String, Object> given = values(values);
+    Rendered chart = render(values);
+    Map<String, Object> scraper = merged(given, "metrics.scraper");
+    for (String service : SERVICES) {
+      Map<String, Object> pod = chart.podSpec("Deployment", "at-" + service);
+      Map<String, Object> container = first(pod.get("containers"));
+      String management = at(container, "readinessProbe.httpGet.port", String.class);
+      assertThat(list(container.get("ports")))
+          .as("%s names the port serving /actuator", service)
+          .anyMatch(p -> p.get("name").equals(management));
+      Map<String, Object> policy = chart.find("NetworkPolicy", "at-" + service);
+      List<Map<String, Object>> rules = list(at(policy, "spec.ingress", List.class));
+      Map<String, Object> scrape =
+          rules.stream()
+              .filter(r -> first(r.get("ports")).get("port").equals(management))
+              .filter(
+                  r ->
+                      r.get("from") != null
+                          && first(r.get("from")).containsKey("namespaceSelector"))
+              .findFirst()
+              .orElseThrow(
+                  () -> new AssertionError(service + " admits no scraper on " + management));
+      assertThat(first(scrape.get("from")))
+          .as("%s admits exactly the configured scraper", service)
+          .isEqualTo(
+              Map.of(
+                  "namespaceSelector", scraper.get("namespaceSelector"),
+                  "podSelector", scraper.get("podSelector")));
+      Map<String, Object> http =
+          rules.stream()
+              .filter(r -> first(r.get("ports")).get("port").equals("http") && r != scrape)
+              .findFirst()
+              .orElseThrow();
+      if (service.equals("ui-gateway")) {
+        List<?> gatewayFrom = (List<?>) merged(given, "networkPolicy").get("gatewayFrom");
+        assertThat(http.get("from"))
+            .as("the gateway's public port: open, or to the configured sources")
+            .isEqualTo(gatewayFrom.isEmpty() ? null : gatewayFrom);
+      } else {
+        assertThat(http.get("from"))
+            .as("%s answers pods of this release only", service)
+            .isEqualTo(
+                List.of(
+                    Map.of(
+                        "podSelector",
+                        Map.of("matchLabels", Map.of("app.kubernetes.io/instance", "at")))));
+      }
+    }
   }
 
   @Test
-  void onlyTheGatewayAcceptsTrafficFromOutsideTheRelease() {
-    List<Map<String, Object>> docs = render(withSecrets().call());
+  void aManagementPortOfItsOwnIsExposedProbedAndScraped() {
+    Rendered chart = render("production");
     for (String service : SERVICES) {
-      boolean policed =
-          docs.stream()
-              .anyMatch(
-                  d -> "NetworkPolicy".equals(d.get("kind")) && name(d).equals("at-" + service));
-      assertThat(policed).as(service).isEqualTo(!service.equals("ui-gateway"));
+      Map<String, Object> container =
+          first(chart.podSpec("Deployment", "at-" + service).get("containers"));
+      assertThat(env(container)).containsEntry("MANAGEMENT_SERVER_PORT", "9090");
+      assertThat(at(container, "livenessProbe.httpGet.port", String.class)).isEqualTo("management");
+      assertThat(list(at(chart.find("Service", "at-" + service), "spec.ports", List.class)))
+          .anyMatch(p -> p.get("name").equals("management") && p.get("port").equals(9090));
+      assertThat(
+              first(
+                  at(chart.find("ServiceMonitor", "at-" + service), "spec.endpoints", List.class)))
+          .containsEntry("port", "management")
+          .containsEntry("path", "/actuator/prometheus");
+    }
+    Map<String, Object> byDefault =
+        first(render("minimal").podSpec("Deployment", "at-team-service").get("containers"));
+    assertThat(env(byDefault)).doesNotContainKey("MANAGEMENT_SERVER_PORT");
+    assertThat(at(byDefault, "readinessProbe.httpGet.port", String.class)).isEqualTo("http");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"minimal", "production"})
+  void migrationsRunBeforeInstallAndUpgradeWithCredentialsTheServicesNeverGet(String values) {
+    Rendered chart = render(values);
+    String migrationSecret =
+        values.equals("production") ? "agent-teams-db-owner" : "at-postgres-migration";
+    String runtimeSecret = values.equals("production") ? "agent-teams-db-runtime" : "at-postgres";
+    for (String service : WITH_DATABASE) {
+      Map<String, Object> job = chart.find("Job", "at-" + service + "-migrate");
+      assertThat(at(job, "metadata.annotations", Map.class))
+          .containsEntry("helm.sh/hook", "pre-install,pre-upgrade");
+      Map<String, Object> migrate =
+          first(chart.podSpec("Job", "at-" + service + "-migrate").get("containers"));
+      assertThat(String.valueOf(migrate.get("command")))
+          .contains("io.agentteams.platform.schema.SchemaMigrationJob");
+      assertThat(secretOf(migrate, "SPRING_FLYWAY_USER")).isEqualTo(migrationSecret);
+      assertThat(secretOf(migrate, "SPRING_FLYWAY_PASSWORD")).isEqualTo(migrationSecret);
+      assertThat(env(migrate))
+          .containsKeys(
+              "SPRING_FLYWAY_URL", "SPRING_FLYWAY_LOCATIONS", "AGENTTEAMS_SCHEMA_RUNTIME_ROLE");
+
+      Map<String, Object> running =
+          first(chart.podSpec("Deployment", "at-" + service).get("containers"));
+      assertThat(env(running)).containsEntry("SPRING_FLYWAY_ENABLED", "false");
+      assertThat(env(running))
+          .doesNotContainKeys("SPRING_FLYWAY_USER", "SPRING_FLYWAY_PASSWORD", "SPRING_FLYWAY_URL");
+      assertThat(secretOf(running, "SPRING_R2DBC_USERNAME")).isEqualTo(runtimeSecret);
+      assertThat(secretOf(running, "SPRING_R2DBC_PASSWORD")).isEqualTo(runtimeSecret);
+      assertThat(String.valueOf(running)).doesNotContain(migrationSecret);
+    }
+    if (values.equals("minimal")) {
+      // Created by the chart, the migration credentials exist before the Jobs that need them.
+      assertThat(
+              at(chart.find("Secret", "at-postgres-migration"), "metadata.annotations", Map.class))
+          .containsEntry("helm.sh/hook", "pre-install,pre-upgrade")
+          .containsEntry("helm.sh/hook-weight", "-10");
+    }
+  }
+
+  @Test
+  void secretsAndTlsComeFromSecretsNeverFromPlainValues() {
+    Rendered chart = render("production");
+    for (String service : SERVICES) {
+      Map<String, Object> container =
+          first(chart.podSpec("Deployment", "at-" + service).get("containers"));
+      for (Map<String, Object> variable : list(container.get("env"))) {
+        String name = String.valueOf(variable.get("name"));
+        if (name.matches(".*(PASSWORD|SECRET|_KEY|USERNAME|CERTIFICATE.*)")) {
+          assertThat(variable).as(name).containsKey("valueFrom").doesNotContainKey("value");
+        }
+      }
+      Map<String, String> env = env(container);
+      assertThat(env)
+          .containsEntry("SPRING_KAFKA_SECURITY_PROTOCOL", "SASL_SSL")
+          .containsEntry("SPRING_KAFKA_PROPERTIES_SASL_MECHANISM", "SCRAM-SHA-512")
+          .containsEntry("SPRING_KAFKA_PROPERTIES_SSL_TRUSTSTORE_TYPE", "PEM")
+          .containsEntry(
+              "MANAGEMENT_OPENTELEMETRY_TRACING_EXPORT_OTLP_ENDPOINT",
+              "http://otel-collector.observability:4318/v1/traces")
+          .containsEntry("LOGGING_STRUCTURED_FORMAT_CONSOLE", "ecs")
+          .containsEntry("TZ", "UTC");
+      assertThat(env.get("SPRING_KAFKA_PROPERTIES_SASL_JAAS_CONFIG"))
+          .isEqualTo(
+              "org.apache.kafka.common.security.scram.ScramLoginModule required"
+                  + " username=\"$(KAFKA_SASL_USERNAME)\" password=\"$(KAFKA_SASL_PASSWORD)\";");
+      assertThat(secretOf(container, "SPRING_KAFKA_PROPERTIES_SSL_TRUSTSTORE_CERTIFICATES"))
+          .isEqualTo("kafka-ca");
+      assertThat(secretOf(container, "SPRING_KAFKA_PROPERTIES_SSL_KEYSTORE_KEY"))
+          .isEqualTo("kafka-client-cert");
+      if (WITH_DATABASE.contains(service)) {
+        assertThat(env.get("SPRING_R2DBC_URL"))
+            .endsWith("?sslMode=verify-full&sslRootCert=/etc/agent-teams/postgres-tls/ca.crt");
+      }
+    }
+    // Existing Secrets are referenced, none is created.
+    assertThat(chart.docs()).noneMatch(d -> "Secret".equals(d.get("kind")));
+  }
+
+  @Test
+  void theKafkaAndPostgresTlsValuesReachTheClientsAsTheirConfiguration() {
+    Map<String, Object> container =
+        first(render("production").podSpec("Deployment", "at-mailbox-service").get("containers"));
+    // The environment as the kubelet makes it: Secret keys filled in, $(VAR) references expanded.
+    Map<String, Object> environment = new LinkedHashMap<>();
+    for (Map<String, Object> variable : list(container.get("env"))) {
+      String value;
+      if (variable.containsKey("valueFrom")) {
+        Map<String, Object> ref = at(variable, "valueFrom.secretKeyRef", Map.class);
+        value = ref.get("name") + "/" + ref.get("key");
+      } else {
+        value = String.valueOf(variable.get("value"));
+        for (Map.Entry<String, Object> earlier : environment.entrySet()) {
+          value = value.replace("$(" + earlier.getKey() + ")", String.valueOf(earlier.getValue()));
+        }
+      }
+      environment.put(String.valueOf(variable.get("name")), value);
+    }
+    Binder binder =
+        new Binder(
+            ConfigurationPropertySources.from(
+                new SystemEnvironmentPropertySource(
+                    StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, environment)));
+    KafkaProperties kafka =
+        binder.bind("spring.kafka", Bindable.ofInstance(new KafkaProperties())).get();
+
+    for (Map<String, Object> client :
+        List.of(kafka.buildConsumerProperties(), kafka.buildProducerProperties())) {
+      assertThat(client)
+          .containsEntry("bootstrap.servers", List.of("kafka-0.kafka:9093", "kafka-1.kafka:9093"))
+          .containsEntry("security.protocol", "SASL_SSL")
+          .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
+          .containsEntry(
+              "sasl.jaas.config",
+              "org.apache.kafka.common.security.scram.ScramLoginModule required"
+                  + " username=\"kafka-credentials/username\""
+                  + " password=\"kafka-credentials/password\";")
+          .containsEntry("ssl.truststore.type", "PEM")
+          .containsEntry("ssl.truststore.certificates", "kafka-ca/ca.crt")
+          .containsEntry("ssl.keystore.type", "PEM")
+          .containsEntry("ssl.keystore.certificate.chain", "kafka-client-cert/tls.crt")
+          .containsEntry("ssl.keystore.key", "kafka-client-cert/tls.key");
+    }
+    ConnectionFactoryOptions postgres =
+        ConnectionFactoryOptions.parse(binder.bind("spring.r2dbc.url", String.class).get());
+    assertThat(postgres.getValue(ConnectionFactoryOptions.HOST)).isEqualTo("pg.example.internal");
+    assertThat(String.valueOf(postgres.getValue(Option.valueOf("sslMode"))))
+        .isEqualTo("verify-full");
+    assertThat(String.valueOf(postgres.getValue(Option.valueOf("sslRootCert"))))
+        .isEqualTo("/etc/agent-teams/postgres-tls/ca.crt");
+    assertThat(binder.bind("spring.flyway.enabled", Boolean.class).get()).isFalse();
+    assertThat(binder.bind("management.server.port", Integer.class).get()).isEqualTo(9090);
+  }
+
+  @Test
+  void aChangedSecretRollsThePods() {
+    String before = checksum(render(values("minimal")));
+    Map<String, Object> rotated = values("minimal");
+    merge(rotated, Map.of("postgres", Map.of("password", "rotated-password")));
+    assertThat(checksum(render(rotated))).isNotEqualTo(before);
+    assertThat(checksum(render(values("minimal")))).isEqualTo(before);
+  }
+
+  @Test
+  void withAutoscalingOffEachServiceHasItsFixedReplicasAndNoAutoscaler() {
+    Rendered chart = render("autoscaling-off");
+    for (String service : SERVICES) {
+      assertThat(at(chart.find("Deployment", "at-" + service), "spec.replicas", Integer.class))
+          .isEqualTo(3);
+      assertThat(chart.docs()).noneMatch(d -> "HorizontalPodAutoscaler".equals(d.get("kind")));
+      assertThat(chart.find("PodDisruptionBudget", "at-" + service)).isNotNull();
+    }
+    Rendered scaling = render("minimal");
+    for (String service : SERVICES) {
+      assertThat(scaling.find("HorizontalPodAutoscaler", "at-" + service)).isNotNull();
+      assertThat(at(scaling.find("Deployment", "at-" + service), "spec", Map.class))
+          .doesNotContainKey("replicas");
+    }
+  }
+
+  @Test
+  void theIngressExposesOnlyTheGatewaysPublicPathsOverTls() {
+    Rendered chart = render("ingress-tls");
+    Map<String, Object> ingress = chart.find("Ingress", "at-gateway");
+    assertThat(first(at(ingress, "spec.tls", List.class)))
+        .containsEntry("secretName", "agent-teams-tls");
+    List<Map<String, Object>> paths =
+        list(at(first(at(ingress, "spec.rules", List.class)), "http.paths", List.class));
+    assertThat(paths)
+        .extracting(p -> p.get("path") + " " + p.get("pathType"))
+        .containsExactlyInAnyOrder(
+            "/api/v1 Prefix", "/v3/api-docs Prefix", "/swagger-ui Prefix", "/ Exact");
+    assertThat(paths)
+        .extracting(p -> at(p, "backend.service.name", String.class))
+        .containsOnly("at-ui-gateway");
+    assertThat(render("minimal").docs()).noneMatch(d -> "Ingress".equals(d.get("kind")));
+
+    for (String exposing : List.of("/actuator", "/dev/tokens", "/")) {
+      Map<String, Object> values = values("ingress-tls");
+      merge(
+          values,
+          Map.of(
+              "gateway",
+              Map.of(
+                  "ingress",
+                  Map.of("paths", List.of(Map.of("path", exposing, "pathType", "Prefix"))))));
+      assertThatThrownBy(() -> render(values)).as(exposing).hasMessageContaining("would expose");
+    }
+  }
+
+  @Test
+  void prometheusRuleAndDashboardsShipWhatComposeLoads() throws IOException {
+    Rendered chart = render("production");
+    Map<String, Object> rule = chart.find("PrometheusRule", "at");
+    assertThat(at(rule, "metadata.labels", Map.class)).containsEntry("release", "main");
+    assertThat(at(rule, "spec", Map.class)).isEqualTo(AlertRulesTest.yaml(AlertRulesTest.RULES));
+    Map<String, Object> dashboards = chart.find("ConfigMap", "at-dashboards");
+    try (Stream<Path> files = Files.list(CHART.resolve("dashboards"))) {
+      Set<String> names = files.map(p -> p.getFileName().toString()).collect(Collectors.toSet());
+      assertThat(at(dashboards, "data", Map.class).keySet()).isEqualTo(names);
     }
   }
 
@@ -78,26 +402,195 @@ class HelmChartTest {
         .hasMessageContaining("required");
   }
 
-  @SuppressWarnings("unchecked")
-  private static List<Map<String, Object>> render(String manifest) {
+  // --- rendering
+
+  private void assertLockedDown(Map<String, Object> pod, String what) {
+    Map<String, Object> security = map(pod.get("securityContext"));
+    assertThat(security).as(what).containsEntry("runAsNonRoot", true);
+    assertThat(map(security.get("seccompProfile")))
+        .as(what)
+        .containsEntry("type", "RuntimeDefault");
+    for (Map<String, Object> container : list(pod.get("containers"))) {
+      Map<String, Object> own = map(container.get("securityContext"));
+      assertThat(own)
+          .as(what)
+          .containsEntry("allowPrivilegeEscalation", false)
+          .containsEntry("readOnlyRootFilesystem", true)
+          .containsEntry("runAsNonRoot", true);
+      assertThat(map(own.get("capabilities")).get("drop")).as(what).isEqualTo(List.of("ALL"));
+      assertThat(map(own.get("seccompProfile"))).as(what).containsEntry("type", "RuntimeDefault");
+    }
+  }
+
+  private void assertLintsStrictly(Map<String, Object> values) {
+    Path chart = copyWithValues(values);
+    LintResult result = new Helm(chart).lint().strict().call();
+    assertThat(result.getMessages()).as("lint messages").noneMatch(m -> m.contains("[ERROR]"));
+    assertThat(result.isFailed()).as(String.join("\n", result.getMessages())).isFalse();
+  }
+
+  /** A copy of the chart whose values.yaml has the given values merged in, as helm lint -f does. */
+  private Path copyWithValues(Map<String, Object> values) {
+    Path copy = temp.resolve("chart-" + System.nanoTime());
+    try {
+      copy(CHART, copy);
+      Map<String, Object> merged = load(CHART.resolve("values.yaml"));
+      merge(merged, values);
+      Files.writeString(copy.resolve("values.yaml"), new Yaml().dump(merged));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return copy;
+  }
+
+  private static void copy(Path from, Path to) throws IOException {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path source : (Iterable<Path>) files::iterator) {
+        Path target = to.resolve(from.relativize(source).toString());
+        if (Files.isDirectory(source)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(source, target);
+        }
+      }
+    }
+  }
+
+  private Rendered render(String values) {
+    return render(values(values));
+  }
+
+  private Rendered render(Map<String, Object> values) {
+    Path file = temp.resolve("values-" + System.nanoTime() + ".yaml");
+    try {
+      Files.writeString(file, new Yaml().dump(values));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    String manifest =
+        new Helm(renderable)
+            .template()
+            .withName("at")
+            .withValuesFile(file)
+            .call()
+            .replace(HOOK_STAND_IN, "helm.sh/");
     List<Map<String, Object>> docs = new ArrayList<>();
     for (Object doc : new Yaml().loadAll(manifest)) {
       if (doc instanceof Map<?, ?> map) {
-        docs.add((Map<String, Object>) map);
+        docs.add(map(map));
       }
     }
-    return docs;
+    return new Rendered(docs);
   }
 
-  private static Map<String, Object> find(
-      List<Map<String, Object>> docs, String kind, String name) {
-    return docs.stream()
-        .filter(d -> kind.equals(d.get("kind")) && name(d).equals(name))
+  private static String checksum(Rendered chart) {
+    return String.valueOf(
+        at(
+                chart.find("Deployment", "at-team-service"),
+                "spec.template.metadata.annotations",
+                Map.class)
+            .get("checksum/secrets"));
+  }
+
+  /** The documents of one rendering. */
+  record Rendered(List<Map<String, Object>> docs) {
+
+    Map<String, Object> find(String kind, String name) {
+      return docs.stream()
+          .filter(
+              d -> kind.equals(d.get("kind")) && at(d, "metadata.name", String.class).equals(name))
+          .findFirst()
+          .orElseThrow(() -> new AssertionError("no " + kind + " " + name));
+    }
+
+    Map<String, Object> podSpec(String kind, String name) {
+      return at(find(kind, name), "spec.template.spec", Map.class);
+    }
+  }
+
+  private static Map<String, Object> values(String name) {
+    return load(VALUES.resolve(name + ".yaml"));
+  }
+
+  private static Map<String, Object> load(Path file) {
+    try {
+      Map<String, Object> loaded = new Yaml().load(Files.readString(file));
+      return loaded == null ? new LinkedHashMap<>() : loaded;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Deep-merges {@code overlay} into {@code base}, as Helm merges values files. */
+  @SuppressWarnings("unchecked")
+  private static void merge(Map<String, Object> base, Map<String, Object> overlay) {
+    overlay.forEach(
+        (key, value) -> {
+          if (value instanceof Map<?, ?> nested && base.get(key) instanceof Map<?, ?> existing) {
+            Map<String, Object> copy = new LinkedHashMap<>((Map<String, Object>) existing);
+            merge(copy, (Map<String, Object>) nested);
+            base.put(key, copy);
+          } else {
+            base.put(key, value);
+          }
+        });
+  }
+
+  /** A values subtree with the chart's defaults under the given values. */
+  private static Map<String, Object> merged(Map<String, Object> given, String path) {
+    Map<String, Object> all = load(CHART.resolve("values.yaml"));
+    merge(all, given);
+    return at(all, path, Map.class);
+  }
+
+  private static Map<String, String> env(Map<String, Object> container) {
+    Map<String, String> env = new LinkedHashMap<>();
+    for (Map<String, Object> variable : list(container.get("env"))) {
+      if (variable.containsKey("value")) {
+        env.put(String.valueOf(variable.get("name")), String.valueOf(variable.get("value")));
+      } else {
+        env.put(String.valueOf(variable.get("name")), "<from " + variable.get("valueFrom") + ">");
+      }
+    }
+    return env;
+  }
+
+  private static String secretOf(Map<String, Object> container, String variable) {
+    return list(container.get("env")).stream()
+        .filter(v -> variable.equals(v.get("name")))
+        .map(v -> at(v, "valueFrom.secretKeyRef.name", String.class))
         .findFirst()
-        .orElseThrow(() -> new AssertionError("no " + kind + " " + name));
+        .orElseThrow(() -> new AssertionError(variable + " is not taken from a Secret"));
   }
 
-  private static String name(Map<String, Object> doc) {
-    return String.valueOf(((Map<?, ?>) doc.get("metadata")).get("name"));
+  @SuppressWarnings("unchecked")
+  private static <T> T at(Map<String, Object> doc, String path, Class<T> type) {
+    Object current = doc;
+    for (String key : path.split("\\.")) {
+      if (!(current instanceof Map<?, ?> map)) {
+        throw new AssertionError("no " + path + " in " + doc);
+      }
+      current = map.get(key);
+    }
+    if (current == null) {
+      throw new AssertionError("no " + path + " in " + doc);
+    }
+    return type.cast(current);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> map(Object value) {
+    return value == null ? Map.of() : (Map<String, Object>) value;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Map<String, Object>> list(Object value) {
+    return value == null ? List.of() : (List<Map<String, Object>>) value;
+  }
+
+  private static Map<String, Object> first(Object list) {
+    List<Map<String, Object>> items = list(list);
+    assertThat(items).isNotEmpty();
+    return items.get(0);
   }
 }
