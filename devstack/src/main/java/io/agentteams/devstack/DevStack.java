@@ -75,7 +75,11 @@ public final class DevStack {
                       // MANAGEMENT_OPENTELEMETRY_TRACING_EXPORT_OTLP_ENDPOINT
                       // is set in the environment.
                       "management.tracing.sampling.probability",
-                      1.0)));
+                      1.0,
+                      // DEVELOPMENT ONLY: everyone signed in to the console may see the operator
+                      // page.
+                      "agentteams.gateway.console.operators",
+                      "*")));
     } catch (RuntimeException e) {
       kafka.close();
       postgres.close();
@@ -98,6 +102,7 @@ public final class DevStack {
         """
 
         Agent Teams is up in %d s (data in %s).
+          Console:  %s/  (sign in with any owner id: development identity)
           Gateway:  %s
           Health:   %s/actuator/health
           Token:    curl -s -X POST %s/dev/tokens -H 'Content-Type: application/json' -d '{"owner_id":"alice"}'
@@ -108,6 +113,7 @@ public final class DevStack {
         %n""",
         Duration.ofNanos(System.nanoTime() - started).toSeconds(),
         home,
+        gateway,
         gateway,
         gateway,
         gateway,

@@ -68,6 +68,17 @@ public final class ServiceStack implements AutoCloseable {
       Map<Service, Integer> ports,
       Map<String, Object> properties) {}
 
+  /** Auto-configurations only the gateway wants, which its jars bring onto the shared classpath. */
+  private static final List<String> GATEWAY_ONLY =
+      List.of(
+          "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
+          "org.springframework.boot.security.autoconfigure.ReactiveUserDetailsServiceAutoConfiguration",
+          "org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebSecurityAutoConfiguration",
+          "org.springframework.boot.security.autoconfigure.actuate.web.reactive.ReactiveManagementWebSecurityAutoConfiguration",
+          "org.springframework.boot.security.oauth2.client.autoconfigure.reactive.ReactiveOAuth2ClientAutoConfiguration",
+          "org.springframework.boot.security.oauth2.client.autoconfigure.reactive.ReactiveOAuth2ClientWebSecurityAutoConfiguration",
+          "org.springframework.boot.thymeleaf.autoconfigure.ThymeleafAutoConfiguration");
+
   private final Map<Service, ConfigurableApplicationContext> contexts = new LinkedHashMap<>();
 
   private ServiceStack() {}
@@ -106,8 +117,10 @@ public final class ServiceStack implements AutoCloseable {
       properties.put("spring.flyway.url", db.jdbcUrl());
       properties.put("spring.flyway.user", db.username());
       properties.put("spring.flyway.password", db.password());
-      // The gateway's classes share this classpath; only the gateway routes.
+      // The gateway's classes share this classpath; only the gateway routes, signs people in
+      // and renders pages.
       properties.put("spring.cloud.gateway.server.webflux.enabled", false);
+      properties.put("spring.autoconfigure.exclude", String.join(",", GATEWAY_ONLY));
     }
     SpringApplication application = service.application.get();
     Map<String, Object> defaults = new LinkedHashMap<>();

@@ -240,6 +240,15 @@ public class TeamEventFeed {
         });
   }
 
+  /**
+   * Where a team's stream stands now: a cursor after every event this replica has read for it. A
+   * page that reads the team's state after taking this cursor and then streams from it misses
+   * nothing (events after it may already be reflected in what it read).
+   */
+  public EventCursor position(String teamId) {
+    return window(teamId).snapshot().cursor();
+  }
+
   /** Every event of a team after this call, with no replay: for "wait for the next change". */
   public Flux<FeedEvent> next(String teamId, String ownerId) {
     return live(teamId).filter(e -> e.ownerId().equals(ownerId));

@@ -1,0 +1,172 @@
+package io.agentteams.gateway.console.agents;
+
+import io.agentteams.gateway.console.ConsoleModel;
+import io.agentteams.gateway.console.api.ApiResult;
+import io.agentteams.gateway.console.api.ConsoleApi;
+import io.agentteams.gateway.console.api.Reads;
+import io.agentteams.gateway.console.view.Agent;
+import io.agentteams.platform.identity.Caller;
+import java.security.Principal;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/**
+ * {@code /console/agents}: the owner's agents with whether a worker is connected; register and edit
+ * an agent; mint a worker token, shown once.
+ */
+@Controller
+public class AgentsController {
+
+  /** Agents shown at once. */
+  static final int PAGE = 100;
+
+  private final Reads reads;
+  private final ConsoleApi api;
+
+  public AgentsController(Reads reads, ConsoleApi api) {
+    this.reads = reads;
+    this.api = api;
+  }
+
+  @GetMapping("/console/agents")
+  public Mono<String> list(
+      Principal principal, Model model, @RequestParam(required = false) @Nullable String saved) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    model.addAttribute("saved", saved);
+    return page(owner, model, AgentDraft.empty(), null);
+  }
+
+  @PostMapping("/console/agents")
+  public Mono<String> register(Principal principal, ServerWebExchange exchange, Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    return exchange
+        .getFormData()
+        .flatMap(
+            form -> {
+              AgentDraft draft = AgentDraft.of(form);
+              return api.post(owner, "/api/v1/agents", draft.request(true))
+                  .flatMap(
+                      result -> {
+                        if (result.ok()) {
+                          return Mono.just("redirect:/console/agents?saved=" + draft.id());
+                        }
+                        exchange.getResponse().setStatusCode(status(result));
+                        model.addAttribute("saved", null);
+                        return page(owner, model, draft, result.message());
+                      });
+            });
+  }
+
+  @GetMapping("/console/agents/{agentId}/edit")
+  public Mono<String> edit(@PathVariable String agentId, Principal principal, Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    return reads
+        .agent(owner, agentId)
+        .map(agent -> editForm(model, agent.id(), AgentDraft.of(agent), null))
+        .onErrorResume(
+            ApiResult.ApiException.class,
+            e -> {
+              model.addAttribute("message", "There is no such agent among yours.");
+              return Mono.just("problem");
+            });
+  }
+
+  @PostMapping("/console/agents/{agentId}")
+  public Mono<String> replace(
+      @PathVariable String agentId, Principal principal, ServerWebExchange exchange, Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    return exchange
+        .getFormData()
+        .flatMap(
+            form -> {
+              AgentDraft draft = AgentDraft.of(form);
+              return api.put(
+                      owner,
+                      ConsoleApi.path("/api/v1/agents/{id}", Map.of(), agentId),
+                      draft.request(false))
+                  .map(
+                      result -> {
+                        if (result.ok()) {
+                          return "redirect:/console/agents?saved=" + agentId;
+                        }
+                        exchange.getResponse().setStatusCode(status(result));
+                        return editForm(model, agentId, draft, result.message());
+                      });
+            });
+  }
+
+  /** A new worker token for the agent: shown once, in the fragment that answers. */
+  @PostMapping("/console/agents/{agentId}/tokens")
+  public Mono<String> mint(
+      @PathVariable String agentId, Principal principal, ServerWebExchange exchange, Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    exchange.getResponse().getHeaders().setCacheControl("no-store");
+    return api.post(
+            owner, ConsoleApi.path("/api/v1/agents/{id}/tokens", Map.of(), agentId), Map.of())
+        .map(
+            result -> {
+              model.addAttribute("agentId", agentId);
+              if (result.ok() && result.body() != null) {
+                model.addAttribute("token", result.body().path("access_token").asString());
+                model.addAttribute("expiresIn", result.body().path("expires_in").asLong());
+                model.addAttribute("error", null);
+              } else {
+                exchange.getResponse().setStatusCode(status(result));
+                model.addAttribute("token", null);
+                model.addAttribute("error", result.message());
+              }
+              return "fragments/agents :: token";
+            });
+  }
+
+  private Mono<String> page(
+      Caller.Owner owner, Model model, AgentDraft draft, @Nullable String error) {
+    model.addAttribute("draft", draft);
+    model.addAttribute("formError", error);
+    return reads
+        .agents(owner, null, PAGE)
+        .flatMap(
+            agents ->
+                reads
+                    .workers(owner, agents.stream().filter(Agent::pull).map(Agent::id).toList())
+                    .map(
+                        workers -> {
+                          model.addAttribute("agents", agents);
+                          model.addAttribute("workers", workers);
+                          model.addAttribute("error", null);
+                          return "agents";
+                        }))
+        .onErrorResume(
+            ApiResult.ApiException.class,
+            e -> {
+              model.addAttribute("agents", List.of());
+              model.addAttribute("workers", Map.of());
+              model.addAttribute("error", e.result().message());
+              return Mono.just("agents");
+            });
+  }
+
+  private static String editForm(
+      Model model, String agentId, AgentDraft draft, @Nullable String error) {
+    model.addAttribute("agentId", agentId);
+    model.addAttribute("draft", draft);
+    model.addAttribute("formError", error);
+    return "agent-edit";
+  }
+
+  private static HttpStatus status(ApiResult result) {
+    return result.status() >= 400 && result.status() < 500
+        ? HttpStatus.valueOf(result.status())
+        : HttpStatus.BAD_GATEWAY;
+  }
+}

@@ -1,0 +1,165 @@
+package io.agentteams.gateway.console.api;
+
+import io.agentteams.gateway.console.view.ActivityItem;
+import io.agentteams.gateway.console.view.Agent;
+import io.agentteams.gateway.console.view.Job;
+import io.agentteams.gateway.console.view.Message;
+import io.agentteams.gateway.console.view.StateItem;
+import io.agentteams.gateway.console.view.Task;
+import io.agentteams.gateway.console.view.Team;
+import io.agentteams.platform.identity.Caller;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Reads the console shows, through the public API, as the owner. A failed read is an {@link
+ * ApiResult.ApiException} carrying the API's answer (a 404 for a team that is not the owner's,
+ * exactly as the API answers it).
+ */
+@Component
+public class Reads {
+
+  /** The most activity the API returns at once: a team's whole record (its request limits). */
+  public static final int ACTIVITY_LIMIT = 200;
+
+  private final ConsoleApi api;
+  private final JsonMapper mapper;
+
+  public Reads(ConsoleApi api, JsonMapper mapper) {
+    this.api = api;
+    this.mapper = mapper;
+  }
+
+  public Mono<List<Team>> teams(Caller.Owner owner) {
+    return api.get(owner, "/api/v1/teams").map(r -> list(r.orThrow(), Team.class));
+  }
+
+  public Mono<Team> team(Caller.Owner owner, UUID teamId) {
+    return api.get(owner, "/api/v1/teams/" + teamId).map(r -> as(r.orThrow(), Team.class));
+  }
+
+  public Mono<List<ActivityItem>> activity(Caller.Owner owner, UUID teamId) {
+    return api.get(owner, "/api/v1/teams/" + teamId + "/activity?limit=" + ACTIVITY_LIMIT)
+        .map(
+            r -> {
+              List<ActivityItem> items = new ArrayList<>();
+              for (JsonNode item : r.orThrow().path("items")) {
+                items.add(
+                    new ActivityItem(
+                        as(item.path("request"), Job.class),
+                        item.path("receipt").isObject()
+                            ? as(item.path("receipt"), Job.class)
+                            : null));
+              }
+              return items;
+            });
+  }
+
+  public Mono<Job> job(Caller.Owner owner, UUID jobId) {
+    return api.get(owner, "/api/v1/jobs/" + jobId).map(r -> as(r.orThrow(), Job.class));
+  }
+
+  public Mono<List<Task>> tasks(Caller.Owner owner, UUID teamId) {
+    return api.get(owner, "/api/v1/teams/" + teamId + "/tasks")
+        .map(r -> list(r.orThrow(), Task.class));
+  }
+
+  /** The team's state entries, archived ones included, and the team-state revision. */
+  public Mono<StatePage> state(Caller.Owner owner, UUID teamId) {
+    return api.get(owner, "/api/v1/teams/" + teamId + "/state?include_archived=true")
+        .map(
+            r -> {
+              JsonNode body = r.orThrow();
+              return new StatePage(
+                  body.path("state_revision").asLong(),
+                  list(body.path("entries"), StateItem.class));
+            });
+  }
+
+  /** A page of the shared history, newest first, with the API's filters. */
+  public Mono<HistoryPage> history(
+      Caller.Owner owner,
+      UUID teamId,
+      @Nullable String member,
+      @Nullable String job,
+      @Nullable String query,
+      @Nullable String cursor,
+      int limit) {
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("member_id", member);
+    params.put("job_id", job);
+    params.put("query", query);
+    params.put("cursor", cursor);
+    params.put("limit", limit);
+    return api.get(owner, ConsoleApi.path("/api/v1/teams/{id}/history", params, teamId))
+        .map(
+            r -> {
+              JsonNode body = r.orThrow();
+              String next =
+                  body.path("next_cursor").isString() ? body.path("next_cursor").asString() : null;
+              return new HistoryPage(
+                  list(body.path("records"), Message.class),
+                  next,
+                  body.path("cursor_expired").asBoolean(false));
+            });
+  }
+
+  /** The owner's agents matching a search (all of them for an empty one), one page. */
+  public Mono<List<Agent>> agents(Caller.Owner owner, @Nullable String query, int limit) {
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("q", query);
+    params.put("limit", limit);
+    return api.get(owner, ConsoleApi.path("/api/v1/agents", params))
+        .map(r -> list(r.orThrow().path("items"), Agent.class));
+  }
+
+  public Mono<Agent> agent(Caller.Owner owner, String agentId) {
+    return api.get(owner, ConsoleApi.path("/api/v1/agents/{id}", Map.of(), agentId))
+        .map(r -> as(r.orThrow(), Agent.class));
+  }
+
+  /**
+   * Whether a worker is connected for each agent; an agent whose answer could not be read is left
+   * out (unknown).
+   */
+  public Mono<Map<String, Boolean>> workers(Caller.Owner owner, Collection<String> agentIds) {
+    return Flux.fromIterable(new LinkedHashSet<>(agentIds))
+        .flatMap(
+            id ->
+                api.get(owner, ConsoleApi.path("/api/v1/agents/{id}/workers", Map.of(), id))
+                    .filter(r -> r.ok() && r.body() != null)
+                    .map(r -> Map.entry(id, r.body().path("connected").asInt(0) > 0)),
+            4)
+        .collectMap(Map.Entry::getKey, Map.Entry::getValue, LinkedHashMap::new);
+  }
+
+  /** The JSON as one of the console's records. */
+  public <T> T as(JsonNode node, Class<T> type) {
+    return mapper.treeToValue(node, type);
+  }
+
+  private <T> List<T> list(JsonNode array, Class<T> type) {
+    List<T> items = new ArrayList<>();
+    for (JsonNode node : array) {
+      items.add(as(node, type));
+    }
+    return items;
+  }
+
+  /** The team's state entries and the team-state revision. */
+  public record StatePage(long revision, List<StateItem> entries) {}
+
+  /** A page of history and where the next (older) one starts. */
+  public record HistoryPage(List<Message> messages, @Nullable String nextCursor, boolean expired) {}
+}

@@ -1,0 +1,346 @@
+package io.agentteams.gateway.console.team;
+
+import io.agentteams.gateway.console.ConsoleModel;
+import io.agentteams.gateway.console.ConsoleProperties;
+import io.agentteams.gateway.console.api.ApiResult;
+import io.agentteams.gateway.console.api.ConsoleApi;
+import io.agentteams.gateway.console.api.Reads;
+import io.agentteams.gateway.console.view.TextMeasure;
+import io.agentteams.platform.identity.Caller;
+import java.security.Principal;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.util.MultiValueMap;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * What a person does on the team page: send a request to the chosen members, answer a question,
+ * cancel a job, approve a plan, search the history, reconnect or delete the team. Each answers with
+ * the fragment that replaces the part of the page it came from; a refusal keeps what the person
+ * typed and says why.
+ */
+@Controller
+public class TeamActionsController {
+
+  private final ConsoleApi api;
+  private final Reads reads;
+  private final JsonMapper mapper;
+  private final ConsoleProperties.Limits limits;
+
+  public TeamActionsController(
+      ConsoleApi api, Reads reads, JsonMapper mapper, ConsoleProperties properties) {
+    this.api = api;
+    this.reads = reads;
+    this.mapper = mapper;
+    this.limits = properties.limits();
+  }
+
+  /** The composer: one job for each chosen recipient; only the chips decide who gets it. */
+  @PostMapping("/console/teams/{teamId}/requests")
+  public Mono<String> send(
+      @PathVariable UUID teamId, Principal principal, ServerWebExchange exchange, Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    return exchange
+        .getFormData()
+        .flatMap(
+            form -> {
+              List<String> recipients = form.getOrDefault("recipient", List.of());
+              String text = field(form, "text");
+              if (recipients.isEmpty()) {
+                return status(
+                    exchange,
+                    model,
+                    HttpStatus.UNPROCESSABLE_CONTENT,
+                    null,
+                    "Choose at least one recipient: type @ and pick a member.");
+              }
+              if (text.isBlank()) {
+                return status(
+                    exchange,
+                    model,
+                    HttpStatus.UNPROCESSABLE_CONTENT,
+                    null,
+                    "Write what you are asking.");
+              }
+              Map<String, Object> body = new LinkedHashMap<>();
+              body.put("recipients", recipients);
+              body.put("text", text);
+              String key = field(form, "request_key");
+              if (!key.isBlank()) {
+                body.put("idempotency_key", key);
+              }
+              return api.post(owner, "/api/v1/teams/" + teamId + "/requests", body)
+                  .flatMap(
+                      result ->
+                          result.ok()
+                              ? status(
+                                  exchange,
+                                  model,
+                                  HttpStatus.OK,
+                                  "Sent to " + String.join(", ", recipients) + ".",
+                                  null)
+                              : status(
+                                  exchange,
+                                  model,
+                                  HttpStatus.valueOf(problemStatus(result)),
+                                  null,
+                                  result.message()));
+            });
+  }
+
+  /** An answer to a job waiting for input: text for a clarification, JSON for an interrupt. */
+  @PostMapping("/console/jobs/{jobId}/answer")
+  public Mono<String> answer(
+      @PathVariable UUID jobId, Principal principal, ServerWebExchange exchange, Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    return exchange
+        .getFormData()
+        .flatMap(
+            form -> {
+              boolean interrupt = "interrupt".equals(field(form, "kind"));
+              String value = field(form, interrupt ? "response" : "text");
+              model.addAttribute("jobId", jobId);
+              model.addAttribute("interrupt", interrupt);
+              model.addAttribute("value", value);
+              model.addAttribute("version", field(form, "version"));
+              model.addAttribute("answered", false);
+              model.addAttribute("error", null);
+              Map<String, Object> body = new LinkedHashMap<>();
+              if (interrupt) {
+                JsonNode response;
+                try {
+                  response = mapper.readTree(value);
+                } catch (RuntimeException e) {
+                  return refuse(exchange, model, "The response is not valid JSON.");
+                }
+                if (TextMeasure.of(value).bytes() > limits.interruptBytes()) {
+                  return refuse(
+                      exchange,
+                      model,
+                      "The response is longer than " + limits.interruptBytes() + " bytes.");
+                }
+                body.put("response", response);
+              } else {
+                if (value.isBlank()) {
+                  return refuse(exchange, model, "Write an answer.");
+                }
+                body.put("text", value);
+              }
+              return api.post(owner, "/api/v1/jobs/" + jobId + "/answer", body)
+                  .flatMap(
+                      result -> {
+                        if (!result.ok()) {
+                          exchange
+                              .getResponse()
+                              .setStatusCode(HttpStatus.valueOf(problemStatus(result)));
+                          model.addAttribute("error", result.message());
+                          return Mono.just("fragments/activity :: answerPart");
+                        }
+                        model.addAttribute("answered", true);
+                        return Mono.just("fragments/activity :: answerPart");
+                      });
+            });
+  }
+
+  @PostMapping("/console/jobs/{jobId}/cancel")
+  public Mono<String> cancel(
+      @PathVariable UUID jobId, Principal principal, ServerWebExchange exchange, Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    return api.post(owner, "/api/v1/jobs/" + jobId + "/cancel", Map.of())
+        .flatMap(
+            result ->
+                result.ok()
+                    ? status(exchange, model, HttpStatus.OK, "Cancelled.", null)
+                    : status(
+                        exchange,
+                        model,
+                        HttpStatus.valueOf(problemStatus(result)),
+                        null,
+                        result.message()));
+  }
+
+  /** Approves a plan held for the owner's approval, at the plan's current revision. */
+  @PostMapping("/console/teams/{teamId}/plans/{planId}/approve")
+  public Mono<String> approve(
+      @PathVariable UUID teamId,
+      @PathVariable UUID planId,
+      Principal principal,
+      ServerWebExchange exchange,
+      Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    String plan = "/api/v1/teams/" + teamId + "/plans/" + planId;
+    return api.get(owner, plan)
+        .flatMap(
+            read -> {
+              if (!read.ok() || read.body() == null) {
+                return Mono.just(read);
+              }
+              return api.post(
+                  owner,
+                  plan + "/approve",
+                  Map.of("expected_revision", read.body().path("revision").asLong()));
+            })
+        .flatMap(
+            result ->
+                result.ok()
+                    ? status(exchange, model, HttpStatus.OK, "Plan approved.", null)
+                    : status(
+                        exchange,
+                        model,
+                        HttpStatus.valueOf(problemStatus(result)),
+                        null,
+                        result.message()));
+  }
+
+  @PostMapping("/console/teams/{teamId}/reconnect")
+  public Mono<String> reconnect(
+      @PathVariable UUID teamId, Principal principal, ServerWebExchange exchange, Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    return api.post(owner, "/api/v1/teams/" + teamId + "/reconnect", null)
+        .flatMap(
+            result ->
+                result.ok()
+                    ? status(
+                        exchange,
+                        model,
+                        HttpStatus.OK,
+                        result.status() == 202 ? "Reconnecting…" : "The team is ready.",
+                        null)
+                    : status(
+                        exchange,
+                        model,
+                        HttpStatus.valueOf(problemStatus(result)),
+                        null,
+                        result.message()));
+  }
+
+  /** Deletes the team once confirmed; the team-service refuses while jobs are unfinished. */
+  @PostMapping("/console/teams/{teamId}/delete")
+  public Mono<String> delete(
+      @PathVariable UUID teamId, Principal principal, ServerWebExchange exchange, Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    return exchange
+        .getFormData()
+        .flatMap(
+            form -> {
+              if (!"yes".equals(field(form, "confirm"))) {
+                return status(
+                    exchange,
+                    model,
+                    HttpStatus.UNPROCESSABLE_CONTENT,
+                    null,
+                    "Tick the box to confirm that the team should be deleted.");
+              }
+              return api.delete(owner, "/api/v1/teams/" + teamId)
+                  .flatMap(
+                      result -> {
+                        if (result.ok()) {
+                          exchange
+                              .getResponse()
+                              .getHeaders()
+                              .set("HX-Redirect", "/console/teams?deleted");
+                          return status(exchange, model, HttpStatus.OK, "Deleted.", null);
+                        }
+                        return status(
+                            exchange,
+                            model,
+                            HttpStatus.valueOf(problemStatus(result)),
+                            null,
+                            "Not deleted: " + result.message());
+                      });
+            });
+  }
+
+  /** A page of the team's history with the chosen filters; {@code cursor} asks for older ones. */
+  @GetMapping("/console/teams/{teamId}/history")
+  public Mono<String> history(
+      @PathVariable UUID teamId,
+      @RequestParam(required = false) @Nullable String member,
+      @RequestParam(required = false) @Nullable String job,
+      @RequestParam(required = false) @Nullable String q,
+      @RequestParam(required = false) @Nullable String cursor,
+      Principal principal,
+      ServerWebExchange exchange,
+      Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    String memberFilter = blankToNull(member);
+    String jobFilter = blankToNull(job);
+    String query = blankToNull(q);
+    return reads
+        .history(
+            owner,
+            teamId,
+            memberFilter,
+            jobFilter,
+            query,
+            blankToNull(cursor),
+            TeamPageController.HISTORY_PAGE)
+        .map(
+            page -> {
+              model.addAttribute("teamId", teamId);
+              model.addAttribute("history", page);
+              model.addAttribute("member", memberFilter);
+              model.addAttribute("job", jobFilter);
+              model.addAttribute("q", query);
+              model.addAttribute(
+                  "historyFiltered", memberFilter != null || jobFilter != null || query != null);
+              return cursor == null || cursor.isBlank()
+                  ? "fragments/history :: results"
+                  : "fragments/history :: more";
+            })
+        .onErrorResume(
+            ApiResult.ApiException.class,
+            e ->
+                status(
+                    exchange,
+                    model,
+                    HttpStatus.valueOf(problemStatus(e.result())),
+                    null,
+                    e.result().message()));
+  }
+
+  private Mono<String> refuse(ServerWebExchange exchange, Model model, String error) {
+    exchange.getResponse().setStatusCode(HttpStatus.UNPROCESSABLE_CONTENT);
+    model.addAttribute("error", error);
+    return Mono.just("fragments/activity :: answerPart");
+  }
+
+  private static Mono<String> status(
+      ServerWebExchange exchange,
+      Model model,
+      HttpStatus status,
+      @Nullable String message,
+      @Nullable String error) {
+    exchange.getResponse().setStatusCode(status);
+    model.addAttribute("message", message);
+    model.addAttribute("error", error);
+    return Mono.just("fragments/status :: status");
+  }
+
+  /** The status to answer with for a failed API call: its own, or 502 when it never answered. */
+  static int problemStatus(ApiResult result) {
+    return result.status() >= 400 && result.status() < 600 ? result.status() : 502;
+  }
+
+  private static String field(MultiValueMap<String, String> form, String name) {
+    String value = form.getFirst(name);
+    return value == null ? "" : value;
+  }
+
+  private static @Nullable String blankToNull(@Nullable String value) {
+    return value == null || value.isBlank() ? null : value.strip();
+  }
+}

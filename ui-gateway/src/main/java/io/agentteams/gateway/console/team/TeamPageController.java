@@ -1,0 +1,102 @@
+package io.agentteams.gateway.console.team;
+
+import io.agentteams.gateway.console.ConsoleModel;
+import io.agentteams.gateway.console.api.ApiResult;
+import io.agentteams.gateway.console.api.Reads;
+import io.agentteams.gateway.console.view.ActivityItem;
+import io.agentteams.gateway.console.view.Board;
+import io.agentteams.gateway.console.view.Job;
+import io.agentteams.gateway.console.view.RosterRow;
+import io.agentteams.gateway.console.view.Team;
+import io.agentteams.gateway.stream.TeamEventFeed;
+import io.agentteams.platform.identity.Caller;
+import java.security.Principal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/** {@code GET /console/teams/{teamId}}: the team page, rendered whole and then kept live. */
+@Controller
+public class TeamPageController {
+
+  /** Messages per history page. */
+  static final int HISTORY_PAGE = 20;
+
+  private final Reads reads;
+  private final TeamEventFeed feed;
+
+  public TeamPageController(Reads reads, TeamEventFeed feed) {
+    this.reads = reads;
+    this.feed = feed;
+  }
+
+  @GetMapping("/console/teams/{teamId}")
+  public Mono<String> page(
+      @PathVariable UUID teamId, Principal principal, Model model, ServerWebExchange exchange) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    // Taken before the reads: the stream resumes here, so nothing between the reads and the
+    // stream's start is missed.
+    String after = feed.position(teamId.toString()).toString();
+    return reads
+        .team(owner, teamId)
+        .flatMap(
+            team ->
+                Mono.zip(
+                        reads.activity(owner, teamId),
+                        reads.tasks(owner, teamId),
+                        reads.state(owner, teamId),
+                        reads.history(owner, teamId, null, null, null, null, HISTORY_PAGE),
+                        reads.workers(
+                            owner, team.members().stream().map(Team.Member::agentId).toList()))
+                    .map(
+                        parts -> {
+                          List<ActivityItem> activity = parts.getT1();
+                          model.addAttribute("team", team);
+                          model.addAttribute("teamId", team.id());
+                          model.addAttribute(
+                              "roster", RosterRow.of(team, jobsOf(activity), parts.getT5()));
+                          model.addAttribute("activity", activity);
+                          model.addAttribute("board", Board.of(parts.getT2()));
+                          model.addAttribute("state", parts.getT3());
+                          model.addAttribute("history", parts.getT4());
+                          model.addAttribute("historyFiltered", false);
+                          model.addAttribute("liveAfter", after);
+                          return "team";
+                        }))
+        .onErrorResume(
+            ApiResult.ApiException.class,
+            e -> {
+              exchange
+                  .getResponse()
+                  .setStatusCode(
+                      e.result().status() == 404
+                          ? HttpStatus.NOT_FOUND
+                          : HttpStatus.SERVICE_UNAVAILABLE);
+              model.addAttribute(
+                  "message",
+                  e.result().status() == 404
+                      ? "There is no such team among yours."
+                      : e.result().message());
+              return Mono.just("problem");
+            });
+  }
+
+  /** Every job of the feed: requests and hand-offs, and the receipts that returned answers. */
+  static List<Job> jobsOf(List<ActivityItem> activity) {
+    List<Job> jobs = new ArrayList<>();
+    for (ActivityItem item : activity) {
+      jobs.add(item.request());
+      if (item.receipt() != null) {
+        jobs.add(item.receipt());
+      }
+    }
+    return jobs;
+  }
+}

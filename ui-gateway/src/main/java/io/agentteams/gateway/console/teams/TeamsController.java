@@ -1,0 +1,145 @@
+package io.agentteams.gateway.console.teams;
+
+import io.agentteams.gateway.console.ConsoleModel;
+import io.agentteams.gateway.console.ConsoleProperties;
+import io.agentteams.gateway.console.api.ApiResult;
+import io.agentteams.gateway.console.api.ConsoleApi;
+import io.agentteams.gateway.console.api.Reads;
+import io.agentteams.gateway.console.view.Team;
+import io.agentteams.platform.identity.Caller;
+import java.security.Principal;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/**
+ * {@code /console/teams}: the owner's teams with how many more they may have; {@code
+ * /console/teams/new}: a new team from the agent catalog. A refused team is shown again exactly as
+ * typed, with the reason.
+ */
+@Controller
+public class TeamsController {
+
+  /** Catalog results per search. */
+  static final int CATALOG_PAGE = 20;
+
+  private final Reads reads;
+  private final ConsoleApi api;
+  private final ConsoleProperties.Limits limits;
+
+  public TeamsController(Reads reads, ConsoleApi api, ConsoleProperties properties) {
+    this.reads = reads;
+    this.api = api;
+    this.limits = properties.limits();
+  }
+
+  @GetMapping("/console/teams")
+  public Mono<String> list(
+      Principal principal, Model model, @RequestParam(required = false) @Nullable String deleted) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    return reads
+        .teams(owner)
+        .map(
+            teams -> {
+              List<Team> newestFirst =
+                  teams.stream().sorted(Comparator.comparing(Team::createdAt).reversed()).toList();
+              model.addAttribute("teams", newestFirst);
+              model.addAttribute("atLimit", teams.size() >= limits.teamsPerOwner());
+              model.addAttribute("deleted", deleted != null);
+              model.addAttribute("error", null);
+              return "teams";
+            })
+        .onErrorResume(
+            ApiResult.ApiException.class,
+            e -> {
+              model.addAttribute("teams", List.of());
+              model.addAttribute("atLimit", false);
+              model.addAttribute("deleted", false);
+              model.addAttribute("error", e.result().message());
+              return Mono.just("teams");
+            });
+  }
+
+  @GetMapping("/console/teams/new")
+  public String form(Model model) {
+    return form(model, TeamDraft.empty(), Map.of(), null);
+  }
+
+  @PostMapping("/console/teams")
+  public Mono<String> create(Principal principal, ServerWebExchange exchange, Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    return exchange
+        .getFormData()
+        .flatMap(
+            form -> {
+              TeamDraft draft = TeamDraft.of(form);
+              Map<String, String> problems = draft.problems(limits);
+              if (!problems.isEmpty()) {
+                exchange.getResponse().setStatusCode(HttpStatus.UNPROCESSABLE_CONTENT);
+                return Mono.just(form(model, draft, problems, null));
+              }
+              return api.post(owner, "/api/v1/teams", draft.request())
+                  .map(
+                      result -> {
+                        if (result.ok() && result.body() != null) {
+                          return "redirect:/console/teams/" + result.body().path("id").asString();
+                        }
+                        exchange
+                            .getResponse()
+                            .setStatusCode(
+                                result.status() >= 400 && result.status() < 500
+                                    ? HttpStatus.valueOf(result.status())
+                                    : HttpStatus.BAD_GATEWAY);
+                        return form(model, draft, Map.of(), result.message());
+                      });
+            });
+  }
+
+  /**
+   * The catalog search of the create form: the owner's agents matching by name or description. A
+   * catalog that cannot be read shows the reason and a retry, never a made-up list.
+   */
+  @GetMapping("/console/catalog")
+  public Mono<String> catalog(
+      Principal principal,
+      Model model,
+      ServerWebExchange exchange,
+      @RequestParam(required = false) @Nullable String q) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    String query = q == null ? "" : q.strip();
+    model.addAttribute("q", query);
+    return reads
+        .agents(owner, query.isEmpty() ? null : query, CATALOG_PAGE)
+        .map(
+            agents -> {
+              model.addAttribute("agents", agents);
+              model.addAttribute("error", null);
+              return "fragments/catalog :: results";
+            })
+        .onErrorResume(
+            ApiResult.ApiException.class,
+            e -> {
+              // 200 so the fragment (with its retry) replaces the results either way.
+              model.addAttribute("agents", List.of());
+              model.addAttribute("error", e.result().message());
+              return Mono.just("fragments/catalog :: results");
+            });
+  }
+
+  private String form(
+      Model model, TeamDraft draft, Map<String, String> problems, @Nullable String error) {
+    model.addAttribute("draft", draft);
+    model.addAttribute("problems", problems);
+    model.addAttribute("error", error);
+    return "team-new";
+  }
+}
