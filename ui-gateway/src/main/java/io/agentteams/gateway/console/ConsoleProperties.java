@@ -4,6 +4,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -19,8 +20,7 @@ import org.springframework.validation.annotation.Validated;
  * @param operators owner ids that may open the operator page; {@code *} lets every signed-in person
  *     in (the embedded stack's development setting)
  * @param grafanaUrl where the operators' dashboards are, linked from the operator page
- * @param workerPresenceInterval how often an open team page re-reads whether its agents' workers
- *     are connected (no event reports it)
+ * @param operator where the operator page reads the services' metrics
  * @param oidc the console's client registration at the OpenID Connect provider named by {@code
  *     agentteams.gateway.identity.oidc.issuer-uri}
  * @param limits the limits the services enforce, so forms count against them as people type (the
@@ -33,7 +33,7 @@ public record ConsoleProperties(
     @DefaultValue("12h") Duration sessionTtl,
     @DefaultValue List<String> operators,
     @Nullable URI grafanaUrl,
-    @DefaultValue("10s") Duration workerPresenceInterval,
+    @DefaultValue Operator operator,
     @DefaultValue Oidc oidc,
     @DefaultValue Limits limits) {
 
@@ -49,6 +49,17 @@ public record ConsoleProperties(
   public boolean isOperator(String ownerId) {
     return operators.contains("*") || operators.contains(ownerId);
   }
+
+  /**
+   * Where the operator page reads the services' metrics.
+   *
+   * @param metricsPath the path of the Prometheus exposition on each service
+   * @param metrics a base URL per service ({@code team-service}, ...) where it is not the service's
+   *     own address (e.g. a separate management port)
+   */
+  public record Operator(
+      @DefaultValue("/actuator/prometheus") String metricsPath,
+      @DefaultValue Map<String, URI> metrics) {}
 
   /**
    * The console as a client of the OpenID Connect provider.

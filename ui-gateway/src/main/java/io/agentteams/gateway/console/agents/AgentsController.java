@@ -4,7 +4,6 @@ import io.agentteams.gateway.console.ConsoleModel;
 import io.agentteams.gateway.console.api.ApiResult;
 import io.agentteams.gateway.console.api.ConsoleApi;
 import io.agentteams.gateway.console.api.Reads;
-import io.agentteams.gateway.console.view.Agent;
 import io.agentteams.platform.identity.Caller;
 import java.security.Principal;
 import java.util.List;
@@ -135,22 +134,16 @@ public class AgentsController {
     model.addAttribute("formError", error);
     return reads
         .agents(owner, null, PAGE)
-        .flatMap(
-            agents ->
-                reads
-                    .workers(owner, agents.stream().filter(Agent::pull).map(Agent::id).toList())
-                    .map(
-                        workers -> {
-                          model.addAttribute("agents", agents);
-                          model.addAttribute("workers", workers);
-                          model.addAttribute("error", null);
-                          return "agents";
-                        }))
+        .map(
+            agents -> {
+              model.addAttribute("agents", agents);
+              model.addAttribute("error", null);
+              return "agents";
+            })
         .onErrorResume(
             ApiResult.ApiException.class,
             e -> {
               model.addAttribute("agents", List.of());
-              model.addAttribute("workers", Map.of());
               model.addAttribute("error", e.result().message());
               return Mono.just("agents");
             });

@@ -1,4 +1,4 @@
-/** The owner's agent catalog: register and edit agents, mint worker tokens, see their workers. */
+/** The owner's agent catalog: register and edit agents and mint worker tokens. */
 @NullMarked
 package io.agentteams.gateway.console.agents;
 

@@ -9,15 +9,12 @@ import io.agentteams.gateway.console.view.Task;
 import io.agentteams.gateway.console.view.Team;
 import io.agentteams.platform.identity.Caller;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -127,21 +124,6 @@ public class Reads {
   public Mono<Agent> agent(Caller.Owner owner, String agentId) {
     return api.get(owner, ConsoleApi.path("/api/v1/agents/{id}", Map.of(), agentId))
         .map(r -> as(r.orThrow(), Agent.class));
-  }
-
-  /**
-   * Whether a worker is connected for each agent; an agent whose answer could not be read is left
-   * out (unknown).
-   */
-  public Mono<Map<String, Boolean>> workers(Caller.Owner owner, Collection<String> agentIds) {
-    return Flux.fromIterable(new LinkedHashSet<>(agentIds))
-        .flatMap(
-            id ->
-                api.get(owner, ConsoleApi.path("/api/v1/agents/{id}/workers", Map.of(), id))
-                    .filter(r -> r.ok() && r.body() != null)
-                    .map(r -> Map.entry(id, r.body().path("connected").asInt(0) > 0)),
-            4)
-        .collectMap(Map.Entry::getKey, Map.Entry::getValue, LinkedHashMap::new);
   }
 
   /** The JSON as one of the console's records. */

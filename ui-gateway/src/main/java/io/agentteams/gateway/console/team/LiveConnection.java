@@ -43,7 +43,6 @@ final class LiveConnection {
   private final JsonMapper mapper;
   private Team team;
   private final Map<UUID, Job> jobs = new LinkedHashMap<>();
-  private Map<String, Boolean> workers;
   private final Map<Long, String> taskVersions = new HashMap<>();
   private final Map<String, String> rosterVersions = new HashMap<>();
 
@@ -51,14 +50,12 @@ final class LiveConnection {
       Caller.Owner owner,
       Team team,
       List<ActivityItem> activity,
-      Map<String, Boolean> workers,
       Reads reads,
       Fragments fragments,
       JsonMapper mapper) {
     this.owner = owner;
     this.teamId = team.id();
     this.team = team;
-    this.workers = workers;
     this.reads = reads;
     this.fragments = fragments;
     this.mapper = mapper;
@@ -95,17 +92,6 @@ final class LiveConnection {
             fresh -> {
               team = fresh;
               return fragments.render("live/team", Map.of("team", fresh)) + rosterChanges(true);
-            });
-  }
-
-  /** Re-reads whether the agents' workers are connected; the roster rows that changed, if any. */
-  Mono<String> onWorkerPresence() {
-    return reads
-        .workers(owner, team.members().stream().map(Team.Member::agentId).toList())
-        .map(
-            fresh -> {
-              workers = fresh;
-              return rosterChanges(false);
             });
   }
 
@@ -201,7 +187,7 @@ final class LiveConnection {
   }
 
   private List<RosterRow> roster() {
-    return RosterRow.of(team, jobs.values(), workers);
+    return RosterRow.of(team, jobs.values());
   }
 
   private static @Nullable String text(JsonNode node) {

@@ -1,11 +1,9 @@
 package io.agentteams.gateway.console.team;
 
 import io.agentteams.gateway.console.ConsoleModel;
-import io.agentteams.gateway.console.ConsoleProperties;
 import io.agentteams.gateway.console.Fragments;
 import io.agentteams.gateway.console.api.ApiResult;
 import io.agentteams.gateway.console.api.Reads;
-import io.agentteams.gateway.console.view.Team;
 import io.agentteams.gateway.stream.EventCursor;
 import io.agentteams.gateway.stream.StreamProperties;
 import io.agentteams.gateway.stream.TeamEventFeed;
@@ -46,21 +44,18 @@ public class TeamLiveController {
   private final Fragments fragments;
   private final JsonMapper mapper;
   private final StreamProperties streams;
-  private final ConsoleProperties console;
 
   public TeamLiveController(
       TeamEventFeed feed,
       Reads reads,
       Fragments fragments,
       JsonMapper mapper,
-      StreamProperties streams,
-      ConsoleProperties console) {
+      StreamProperties streams) {
     this.feed = feed;
     this.reads = reads;
     this.fragments = fragments;
     this.mapper = mapper;
     this.streams = streams;
-    this.console = console;
   }
 
   @GetMapping(value = "/console/teams/{teamId}/live", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
@@ -81,29 +76,18 @@ public class TeamLiveController {
                     e.result().status() == 404 ? HttpStatus.NOT_FOUND : HttpStatus.BAD_GATEWAY))
         .flatMap(
             team ->
-                Mono.zip(
-                        reads.activity(owner, teamId),
-                        reads.workers(
-                            owner, team.members().stream().map(Team.Member::agentId).toList()))
+                reads
+                    .activity(owner, teamId)
                     .map(
-                        parts ->
-                            new LiveConnection(
-                                owner,
-                                team,
-                                parts.getT1(),
-                                parts.getT2(),
-                                reads,
-                                fragments,
-                                mapper)))
+                        activity ->
+                            new LiveConnection(owner, team, activity, reads, fragments, mapper)))
         .flatMapMany(connection -> stream(connection, teamId, owner, resume));
   }
 
   private Flux<ServerSentEvent<String>> stream(
       LiveConnection connection, UUID teamId, Caller.Owner owner, Optional<EventCursor> resume) {
     Flux<ServerSentEvent<String>> events =
-        Flux.merge(
-                feed.stream(teamId.toString(), owner.ownerId(), resume, event -> true),
-                Flux.interval(console.workerPresenceInterval()).map(tick -> PRESENCE))
+        feed.stream(teamId.toString(), owner.ownerId(), resume, event -> true)
             // One change after another: the connection remembers what the page shows.
             .concatMap(item -> render(connection, item), 1);
     Flux<ServerSentEvent<String>> heartbeats =
@@ -114,16 +98,8 @@ public class TeamLiveController {
         Flux.merge(events, heartbeats));
   }
 
-  private static final Object PRESENCE = new Object();
-
-  private Mono<ServerSentEvent<String>> render(LiveConnection connection, Object item) {
-    if (item == PRESENCE) {
-      return connection
-          .onWorkerPresence()
-          .filter(html -> !html.isEmpty())
-          .map(html -> ServerSentEvent.builder(html).event("fragment").build())
-          .onErrorResume(e -> Mono.empty());
-    }
+  private Mono<ServerSentEvent<String>> render(
+      LiveConnection connection, TeamEventFeed.StreamItem item) {
     if (item instanceof TeamEventFeed.StreamItem.Reset reset) {
       return Mono.just(
           ServerSentEvent.builder("").id(reset.cursor().toString()).event("reset").build());

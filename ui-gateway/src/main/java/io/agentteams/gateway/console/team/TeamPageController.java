@@ -7,7 +7,6 @@ import io.agentteams.gateway.console.view.ActivityItem;
 import io.agentteams.gateway.console.view.Board;
 import io.agentteams.gateway.console.view.Job;
 import io.agentteams.gateway.console.view.RosterRow;
-import io.agentteams.gateway.console.view.Team;
 import io.agentteams.gateway.stream.TeamEventFeed;
 import io.agentteams.platform.identity.Caller;
 import java.security.Principal;
@@ -52,16 +51,13 @@ public class TeamPageController {
                         reads.activity(owner, teamId),
                         reads.tasks(owner, teamId),
                         reads.state(owner, teamId),
-                        reads.history(owner, teamId, null, null, null, null, HISTORY_PAGE),
-                        reads.workers(
-                            owner, team.members().stream().map(Team.Member::agentId).toList()))
+                        reads.history(owner, teamId, null, null, null, null, HISTORY_PAGE))
                     .map(
                         parts -> {
                           List<ActivityItem> activity = parts.getT1();
                           model.addAttribute("team", team);
                           model.addAttribute("teamId", team.id());
-                          model.addAttribute(
-                              "roster", RosterRow.of(team, jobsOf(activity), parts.getT5()));
+                          model.addAttribute("roster", RosterRow.of(team, jobsOf(activity)));
                           model.addAttribute("activity", activity);
                           model.addAttribute("board", Board.of(parts.getT2()));
                           model.addAttribute("state", parts.getT3());

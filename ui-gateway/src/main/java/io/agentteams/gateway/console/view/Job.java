@@ -74,6 +74,7 @@ public record Job(
   public String stateLabel() {
     return switch (state) {
       case "waiting_input" -> "waiting for input";
+      case "waiting_worker" -> "no worker connected";
       case "admitted" -> "starting";
       default -> state.replace('_', ' ');
     };

@@ -8,8 +8,8 @@ import java.util.Map;
 public record RosterRow(Team.Member member, MemberState state) {
 
   /** The roster of a team, in roster order. */
-  public static List<RosterRow> of(Team team, Collection<Job> jobs, Map<String, Boolean> workers) {
-    Map<String, MemberState> states = MemberStates.of(team, jobs, workers);
+  public static List<RosterRow> of(Team team, Collection<Job> jobs) {
+    Map<String, MemberState> states = MemberStates.of(team, jobs);
     return team.members().stream()
         .map(member -> new RosterRow(member, states.getOrDefault(member.name(), MemberState.IDLE)))
         .toList();
