@@ -59,6 +59,9 @@ public final class SharedStack {
                 "agentteams.gateway.limits.requests-per-second",
                 10_000,
                 "agentteams.gateway.limits.burst",
-                10_000)));
+                10_000,
+                // The console's browser tests sign this owner in to see the operator page.
+                "agentteams.gateway.console.operators",
+                "olga-operator")));
   }
 }

@@ -126,6 +126,17 @@ public class Reads {
         .map(r -> as(r.orThrow(), Agent.class));
   }
 
+  /**
+   * What a read of a team's other services gives for a team they have not learned of yet: a team
+   * just created reaches them through its events a moment later, and until then they answer 404.
+   * The team's own read decides whether the team exists.
+   */
+  public static <T> Mono<T> orEmptyWhileUnknown(Mono<T> read, T empty) {
+    return read.onErrorResume(
+        ApiResult.ApiException.class,
+        e -> e.result().status() == 404 ? Mono.just(empty) : Mono.error(e));
+  }
+
   /** The JSON as one of the console's records. */
   public <T> T as(JsonNode node, Class<T> type) {
     return mapper.treeToValue(node, type);

@@ -9,6 +9,7 @@ import io.agentteams.gateway.stream.StreamProperties;
 import io.agentteams.gateway.stream.TeamEventFeed;
 import io.agentteams.platform.identity.Caller;
 import java.security.Principal;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -76,8 +77,7 @@ public class TeamLiveController {
                     e.result().status() == 404 ? HttpStatus.NOT_FOUND : HttpStatus.BAD_GATEWAY))
         .flatMap(
             team ->
-                reads
-                    .activity(owner, teamId)
+                Reads.orEmptyWhileUnknown(reads.activity(owner, teamId), List.of())
                     .map(
                         activity ->
                             new LiveConnection(owner, team, activity, reads, fragments, mapper)))

@@ -48,10 +48,12 @@ public class TeamPageController {
         .flatMap(
             team ->
                 Mono.zip(
-                        reads.activity(owner, teamId),
-                        reads.tasks(owner, teamId),
+                        Reads.orEmptyWhileUnknown(reads.activity(owner, teamId), List.of()),
+                        Reads.orEmptyWhileUnknown(reads.tasks(owner, teamId), List.of()),
                         reads.state(owner, teamId),
-                        reads.history(owner, teamId, null, null, null, null, HISTORY_PAGE))
+                        Reads.orEmptyWhileUnknown(
+                            reads.history(owner, teamId, null, null, null, null, HISTORY_PAGE),
+                            new Reads.HistoryPage(List.of(), null, false)))
                     .map(
                         parts -> {
                           List<ActivityItem> activity = parts.getT1();
