@@ -104,6 +104,12 @@ function update(current, fresh) {
 function insert(node) {
   const container = node.dataset.liveInto ? document.querySelector(node.dataset.liveInto) : null;
   if (!container || container.dataset.liveAccept === 'false') return;
+  if (container.hasAttribute('data-live-newer-only')) {
+    // A paged list (newest first) takes only what is newer than its newest; older items belong
+    // to pages further on.
+    const newest = container.firstElementChild;
+    if (newest && Number(newest.dataset.liveOrder) > Number(node.dataset.liveOrder)) return;
+  }
   place(container, node, false);
   node.classList.add('fresh');
   document.getElementById(container.id + '-empty')?.remove();

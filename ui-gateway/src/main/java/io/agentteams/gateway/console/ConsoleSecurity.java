@@ -90,7 +90,7 @@ public class ConsoleSecurity {
                     .logoutSuccessHandler(
                         (exchange, authentication) ->
                             (oidc == null
-                                    ? Mono.just(URI.create("/console/signin?signed-out"))
+                                    ? Mono.just(URI.create("/console/signin?signed-out=1"))
                                     : oidc.signOutTarget(exchange, authentication))
                                 .flatMap(
                                     target ->

@@ -24,7 +24,16 @@ final class CookieAuthorizationRequests
     implements ServerAuthorizationRequestRepository<OAuth2AuthorizationRequest> {
 
   static final String COOKIE = "agentteams-console-signin";
+
+  /** Where a sign-in starts: this path, then the registration's id. */
   static final String PATH = "/console/signin/oidc";
+
+  /** Where the provider sends the person back. */
+  static final String CALLBACK = "/console/signin/callback";
+
+  /** The cookie covers both. */
+  private static final String COOKIE_PATH = "/console/signin";
+
   private static final Duration TTL = Duration.ofMinutes(5);
 
   private final SessionCookies cookies;
@@ -39,7 +48,7 @@ final class CookieAuthorizationRequests
     return Mono.fromRunnable(
         () -> {
           if (request == null) {
-            cookies.clearState(exchange, COOKIE, PATH);
+            cookies.clearState(exchange, COOKIE, COOKIE_PATH);
             return;
           }
           Map<String, Object> claims = new LinkedHashMap<>();
@@ -51,7 +60,7 @@ final class CookieAuthorizationRequests
           claims.put("parameters", strings(request.getAdditionalParameters()));
           claims.put("attributes", strings(request.getAttributes()));
           claims.put("request_uri", request.getAuthorizationRequestUri());
-          cookies.writeState(exchange, COOKIE, PATH, claims, TTL);
+          cookies.writeState(exchange, COOKIE, COOKIE_PATH, claims, TTL);
         });
   }
 
@@ -63,7 +72,7 @@ final class CookieAuthorizationRequests
   @Override
   public Mono<OAuth2AuthorizationRequest> removeAuthorizationRequest(ServerWebExchange exchange) {
     return Mono.justOrEmpty(read(exchange))
-        .doOnNext(request -> cookies.clearState(exchange, COOKIE, PATH));
+        .doOnNext(request -> cookies.clearState(exchange, COOKIE, COOKIE_PATH));
   }
 
   /** The request in flight, only if the provider's redirect carries its state. */

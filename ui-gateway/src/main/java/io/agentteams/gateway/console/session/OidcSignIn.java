@@ -36,7 +36,7 @@ import reactor.core.scheduler.Schedulers;
 /**
  * Sign-in with the OpenID Connect provider that also issues the API's JWTs: the authorization code
  * flow with PKCE (S256) and a nonce, started at {@code /console/signin/oidc/oidc} and returning to
- * {@code /console/signin/oidc/callback}; the owner is the ID token's owner claim. The provider's
+ * {@code /console/signin/callback}; the owner is the ID token's owner claim. The provider's
  * metadata is read on the first sign-in, not at start-up, so the gateway starts while the provider
  * is down. Sign-out ends the provider's session too when it offers an {@code end_session_endpoint}.
  */
@@ -88,7 +88,7 @@ public final class OidcSignIn {
                 ? ClientAuthenticationMethod.NONE
                 : ClientAuthenticationMethod.CLIENT_SECRET_BASIC)
         .scope(client.scopes())
-        .redirectUri("{baseUrl}/console/signin/oidc/callback")
+        .redirectUri("{baseUrl}" + CookieAuthorizationRequests.CALLBACK)
         .userNameAttributeName(ownerClaim)
         .build();
   }
@@ -115,8 +115,7 @@ public final class OidcSignIn {
                     new OidcAuthorizationCodeReactiveAuthenticationManager(
                         new WebClientReactiveAuthorizationCodeTokenResponseClient(), users()))
                 .authenticationMatcher(
-                    ServerWebExchangeMatchers.pathMatchers(
-                        CookieAuthorizationRequests.PATH + "/callback"))
+                    ServerWebExchangeMatchers.pathMatchers(CookieAuthorizationRequests.CALLBACK))
                 .securityContextRepository(contexts)
                 .authenticationSuccessHandler(
                     new RedirectServerAuthenticationSuccessHandler("/console/teams"))
@@ -151,12 +150,12 @@ public final class OidcSignIn {
     URI back =
         UriComponentsBuilder.fromUri(exchange.getExchange().getRequest().getURI())
             .replacePath("/console/signin")
-            .replaceQuery("signed-out")
+            .replaceQuery("signed-out=1")
             .build()
             .toUri();
     if (!(signedOut instanceof ConsoleAuthentication console)
         || !"oidc".equals(console.session().provider())) {
-      return Mono.just(URI.create("/console/signin?signed-out"));
+      return Mono.just(URI.create("/console/signin?signed-out=1"));
     }
     return registration
         .map(
@@ -164,7 +163,7 @@ public final class OidcSignIn {
               Object endSession =
                   r.getProviderDetails().getConfigurationMetadata().get("end_session_endpoint");
               if (endSession == null) {
-                return URI.create("/console/signin?signed-out");
+                return URI.create("/console/signin?signed-out=1");
               }
               UriComponentsBuilder target =
                   UriComponentsBuilder.fromUriString(endSession.toString())
@@ -175,7 +174,7 @@ public final class OidcSignIn {
               }
               return target.encode().build().toUri();
             })
-        .onErrorReturn(URI.create("/console/signin?signed-out"));
+        .onErrorReturn(URI.create("/console/signin?signed-out=1"));
   }
 
   /** The console needs no access tokens after sign-in: it acts through the gateway itself. */

@@ -1,0 +1,112 @@
+package io.agentteams.devstack.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentteams.platform.test.RealInfrastructure;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The agents page (register, edit, mint a worker token shown once) and the operator page (the
+ * deployment's admission and backlog, for operators only).
+ */
+@RealInfrastructure
+class AgentsAndOperatorBrowserTest {
+
+  @Test
+  void agentsAreRegisteredEditedAndGivenAWorkerTokenShownOnce() {
+    ConsoleFixture fixture = new ConsoleFixture();
+    Browser browser = Browser.shared();
+    browser.signIn(fixture.gateway, "ada");
+    browser.get(fixture.gateway + "/console/agents");
+    register(browser, "helper", "Helper", "Helps with everything");
+    browser.waitForText(By.cssSelector(".notice"), "Saved helper");
+    assertThat(browser.waitFor(By.id("agent-helper")).getText())
+        .contains("Helper")
+        .contains("Helps with everything")
+        .contains("pull");
+
+    // The same id again: refused with the reason, the form as typed.
+    register(browser, "helper", "Helper twice", "Again");
+    assertThat(browser.waitFor(By.id("agent-form-error")).getText()).isNotBlank();
+    assertThat(browser.driver().findElement(By.id("agent-name")).getAttribute("value"))
+        .isEqualTo("Helper twice");
+
+    browser.get(fixture.gateway + "/console/agents");
+    browser.click(By.cssSelector("#agent-helper a[href$='/edit']"));
+    WebElement description = browser.waitFor(By.id("agent-description"));
+    description.clear();
+    description.sendKeys("Helps with reviews");
+    browser.click(By.cssSelector("#agent-form button[type=submit]"));
+    browser.waitForText(By.id("agent-helper"), "Helps with reviews");
+
+    browser.click(By.cssSelector("#agent-helper .agent-actions button"));
+    WebElement token = browser.waitFor(By.cssSelector("#token-helper input[data-token]"));
+    String minted = token.getAttribute("value");
+    assertThat(minted).isNotBlank();
+    browser.click(By.cssSelector("#token-helper button[data-copy]"));
+    browser.waitUntil(
+        d -> !d.findElement(By.cssSelector("#token-helper .copy-status")).getText().isBlank());
+    // The gateway takes the minted token as the agent's worker (a made-up one it refuses).
+    String report = "/api/v1/jobs/" + UUID.randomUUID() + "/events";
+    Map<String, String> heartbeat = Map.of("type", "heartbeat", "lease_token", "none");
+    assertThat(fixture.api.post(report, minted, heartbeat).status()).isNotEqualTo(401);
+    assertThat(fixture.api.post(report, minted + "x", heartbeat).status()).isEqualTo(401);
+
+    browser.get(fixture.gateway + "/console/agents");
+    browser.waitFor(By.id("agent-helper"));
+    assertThat(browser.driver().getPageSource()).as("a token is shown once").doesNotContain(minted);
+  }
+
+  @Test
+  void theOperatorPageShowsAdmissionAndBacklogToOperatorsOnly() {
+    ConsoleFixture fixture = new ConsoleFixture();
+    Browser browser = Browser.shared();
+    browser.signIn(fixture.gateway, "nora");
+    assertThat(browser.driver().findElements(By.cssSelector("a[href='/console/operator']")))
+        .isEmpty();
+    browser.get(fixture.gateway + "/console/operator");
+    assertThat(browser.waitFor(By.tagName("h1")).getText()).isEqualTo("403 Forbidden");
+
+    String token = fixture.ownerToken("oscar");
+    fixture.agent(token, "asker", "Asker", "Asks");
+    fixture.agent(token, "other", "Other", "Other");
+    String teamId = fixture.team(token, "Questions", "Ask the owner", "asker", "other");
+    try (ScriptedWorker worker = new ScriptedWorker(fixture.api, token, "asker")) {
+      String jobId = fixture.request(token, teamId, "Ask me", "asker").get(0).path("id").asString();
+      var offer = worker.offerOf(jobId);
+      worker.started(offer);
+      worker.ask(offer, "Ready?");
+
+      browser.signIn(fixture.gateway, "olga-operator");
+      browser.click(By.cssSelector("a[href='/console/operator']"));
+      assertThat(browser.waitFor(By.id("figure-slots")).getText()).containsPattern("\\d+ of 8");
+      // The figures refresh on their own (the scheduler measures every few seconds).
+      browser.waitUntil(
+          d ->
+              Integer.parseInt(d.findElement(By.cssSelector("#figure-waiting .value")).getText())
+                  >= 1);
+      assertThat(browser.driver().findElement(By.id("outboxes")).getText())
+          .contains("team-service")
+          .contains("mailbox-service")
+          .contains("task-board-service")
+          .contains("scheduler-service");
+      assertThat(browser.driver().findElement(By.id("consumer-lag")).getText())
+          .contains("mailbox-service.delivery");
+    }
+  }
+
+  private static void register(Browser browser, String id, String name, String description) {
+    WebElement idField = browser.waitFor(By.id("agent-id"));
+    idField.clear();
+    idField.sendKeys(id);
+    browser.driver().findElement(By.id("agent-name")).clear();
+    browser.driver().findElement(By.id("agent-name")).sendKeys(name);
+    browser.driver().findElement(By.id("agent-description")).clear();
+    browser.driver().findElement(By.id("agent-description")).sendKeys(description);
+    browser.click(By.cssSelector("#agent-form button[type=submit]"));
+  }
+}
