@@ -1,5 +1,7 @@
 package io.agentteams.devstack.console;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.agentteams.platform.test.RealInfrastructure;
 import java.util.List;
 import java.util.Map;
@@ -120,6 +122,12 @@ class AccessibilityBrowserTest {
     browser.driver().manage().deleteAllCookies();
     browser.get(fixture.gateway + "/console/signin");
     browser.waitFor(By.id("owner_id"));
+    // The check can fail: an image without a text alternative is a critical violation.
+    browser.script(
+        "const img = document.createElement('img'); img.id = 'axe-probe';"
+            + " img.src = 'data:image/gif;base64,R0lGODlhAQABAAAAACw='; document.body.append(img);");
+    assertThat(browser.accessibilityViolations()).anyMatch(v -> v.startsWith("image-alt"));
+    browser.script("document.getElementById('axe-probe').remove();");
     check("signin");
 
     browser.signIn(fixture.gateway, OWNER);

@@ -18,6 +18,7 @@ import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.UnexpectedAlertBehaviour;
 import org.openqa.selenium.WebDriver;
@@ -125,7 +126,10 @@ public final class Browser implements AutoCloseable {
   /** Waits until the condition holds (returns neither null nor false). */
   public <T> T waitUntil(Function<WebDriver, T> condition) {
     try {
-      return new WebDriverWait(driver, PATIENCE).until(condition::apply);
+      return new WebDriverWait(driver, PATIENCE)
+          // A live update may replace an element between finding and reading it: look again.
+          .ignoring(StaleElementReferenceException.class)
+          .until(condition::apply);
     } catch (TimeoutException e) {
       // What the page showed when the wait gave up, for whoever reads the failure.
       String name = "failure-" + System.currentTimeMillis();

@@ -229,6 +229,36 @@ class TeamPageBrowserTest {
     browser.waitForText(By.id("reconnect-status"), "The team is ready.");
   }
 
+  @Test
+  void aReconnectShowsWhatWasMissedWhileThePageWasOffline() {
+    openTeamPage();
+    String lead = fixture.memberToken(token, teamId, "lead");
+    browser.devtools("Network.enable", Map.of());
+    Map<String, Object> offline =
+        Map.of("offline", true, "latency", 0, "downloadThroughput", -1, "uploadThroughput", -1);
+    browser.devtools("Network.emulateNetworkConditions", offline);
+    try {
+      browser.waitUntil(
+          d -> "offline".equals(d.findElement(By.id("live-status")).getAttribute("data-state")));
+      fixture.task(lead, teamId, Map.of("title", "Written while the page was away"));
+      fixture
+          .api
+          .post(
+              "/api/v1/teams/" + teamId + "/messages",
+              lead,
+              Map.of("to", "writer", "text", "Sent while the page was away"))
+          .ok();
+    } finally {
+      browser.devtools(
+          "Network.emulateNetworkConditions",
+          Map.of("offline", false, "latency", 0, "downloadThroughput", -1, "uploadThroughput", -1));
+    }
+    browser.waitForText(By.id("col-ready"), "Written while the page was away");
+    browser.waitForText(By.id("history-list"), "Sent while the page was away");
+    browser.waitUntil(
+        d -> "live".equals(d.findElement(By.id("live-status")).getAttribute("data-state")));
+  }
+
   private static void openTeamPage() {
     browser.get(fixture.gateway + "/console/teams/" + teamId);
     browser.waitUntil(

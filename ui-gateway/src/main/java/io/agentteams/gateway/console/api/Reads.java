@@ -46,8 +46,18 @@ public class Reads {
     return api.get(owner, "/api/v1/teams/" + teamId).map(r -> as(r.orThrow(), Team.class));
   }
 
+  /** The team's whole activity, newest first. */
   public Mono<List<ActivityItem>> activity(Caller.Owner owner, UUID teamId) {
-    return api.get(owner, "/api/v1/teams/" + teamId + "/activity?limit=" + ACTIVITY_LIMIT)
+    return activity(owner, teamId, null, ACTIVITY_LIMIT);
+  }
+
+  /** A page of the team's activity, newest first, older than {@code before} when given. */
+  public Mono<List<ActivityItem>> activity(
+      Caller.Owner owner, UUID teamId, @Nullable UUID before, int limit) {
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("limit", limit);
+    params.put("before", before);
+    return api.get(owner, ConsoleApi.path("/api/v1/teams/{id}/activity", params, teamId))
         .map(
             r -> {
               List<ActivityItem> items = new ArrayList<>();

@@ -264,6 +264,37 @@ public class TeamActionsController {
             });
   }
 
+  /** The next page of the activity feed, older than {@code before}. */
+  @GetMapping("/console/teams/{teamId}/activity")
+  public Mono<String> olderActivity(
+      @PathVariable UUID teamId,
+      @RequestParam UUID before,
+      Principal principal,
+      ServerWebExchange exchange,
+      Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    int page = TeamPageController.FEED_PAGE;
+    return reads
+        .activity(owner, teamId, before, page + 1)
+        .map(
+            items -> {
+              model.addAttribute("teamId", teamId);
+              model.addAttribute("activity", items.subList(0, Math.min(page, items.size())));
+              model.addAttribute(
+                  "olderBefore", items.size() > page ? items.get(page - 1).request().id() : null);
+              return "fragments/activity :: page";
+            })
+        .onErrorResume(
+            ApiResult.ApiException.class,
+            e ->
+                status(
+                    exchange,
+                    model,
+                    HttpStatus.valueOf(problemStatus(e.result())),
+                    null,
+                    e.result().message()));
+  }
+
   /** A page of the team's history with the chosen filters; {@code cursor} asks for older ones. */
   @GetMapping("/console/teams/{teamId}/history")
   public Mono<String> history(

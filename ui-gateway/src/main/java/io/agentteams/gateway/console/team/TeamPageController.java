@@ -28,6 +28,9 @@ public class TeamPageController {
   /** Messages per history page. */
   static final int HISTORY_PAGE = 20;
 
+  /** Activity entries the page shows at first; older ones come a page at a time. */
+  static final int FEED_PAGE = 50;
+
   private final Reads reads;
   private final TeamEventFeed feed;
 
@@ -60,7 +63,14 @@ public class TeamPageController {
                           model.addAttribute("team", team);
                           model.addAttribute("teamId", team.id());
                           model.addAttribute("roster", RosterRow.of(team, jobsOf(activity)));
-                          model.addAttribute("activity", activity);
+                          model.addAttribute(
+                              "activity",
+                              activity.subList(0, Math.min(FEED_PAGE, activity.size())));
+                          model.addAttribute(
+                              "olderBefore",
+                              activity.size() > FEED_PAGE
+                                  ? activity.get(FEED_PAGE - 1).request().id()
+                                  : null);
                           model.addAttribute("board", Board.of(parts.getT2()));
                           model.addAttribute("state", parts.getT3());
                           model.addAttribute("history", parts.getT4());
