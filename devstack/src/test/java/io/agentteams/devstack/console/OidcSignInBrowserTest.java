@@ -88,10 +88,10 @@ class OidcSignInBrowserTest {
         .isEmpty();
 
     browser.click(By.id("oidc-signin"));
-    browser.waitFor(By.name("username")).sendKeys("olivia");
+    browser.waitFor(By.name("username")).sendKeys("ophelia");
     browser.click(By.cssSelector("input[type=submit]"));
     browser.waitUntil(d -> d.getCurrentUrl().equals(console + "/console/teams"));
-    assertThat(browser.waitFor(By.cssSelector(".who")).getText()).isEqualTo("Signed in as olivia");
+    assertThat(browser.waitFor(By.cssSelector(".who")).getText()).isEqualTo("Signed in as ophelia");
     assertThat(browser.waitFor(By.id("team-count")).getText()).isEqualTo("0 of 20 teams");
 
     Cookie session = browser.driver().manage().getCookieNamed("agentteams-console");

@@ -364,7 +364,11 @@ class HelmChartTest {
     assertThat(paths)
         .extracting(p -> p.get("path") + " " + p.get("pathType"))
         .containsExactlyInAnyOrder(
-            "/api/v1 Prefix", "/v3/api-docs Prefix", "/swagger-ui Prefix", "/ Exact");
+            "/api/v1 Prefix",
+            "/v3/api-docs Prefix",
+            "/swagger-ui Prefix",
+            "/console Prefix",
+            "/ Exact");
     assertThat(paths)
         .extracting(p -> at(p, "backend.service.name", String.class))
         .containsOnly("at-ui-gateway");
