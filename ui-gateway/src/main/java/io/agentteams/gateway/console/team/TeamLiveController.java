@@ -8,6 +8,7 @@ import io.agentteams.gateway.stream.EventCursor;
 import io.agentteams.gateway.stream.StreamProperties;
 import io.agentteams.gateway.stream.TeamEventFeed;
 import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.web.StreamDrain;
 import java.security.Principal;
 import java.util.List;
 import java.util.Optional;
@@ -45,18 +46,21 @@ public class TeamLiveController {
   private final Fragments fragments;
   private final JsonMapper mapper;
   private final StreamProperties streams;
+  private final StreamDrain drain;
 
   public TeamLiveController(
       TeamEventFeed feed,
       Reads reads,
       Fragments fragments,
       JsonMapper mapper,
-      StreamProperties streams) {
+      StreamProperties streams,
+      StreamDrain drain) {
     this.feed = feed;
     this.reads = reads;
     this.fragments = fragments;
     this.mapper = mapper;
     this.streams = streams;
+    this.drain = drain;
   }
 
   @GetMapping(value = "/console/teams/{teamId}/live", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
@@ -93,9 +97,11 @@ public class TeamLiveController {
     Flux<ServerSentEvent<String>> heartbeats =
         Flux.interval(streams.heartbeat())
             .map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
-    return Flux.concat(
-        Flux.just(ServerSentEvent.<String>builder().comment("stream open").build()),
-        Flux.merge(events, heartbeats));
+    // Ends when this replica shuts down; the browser reconnects elsewhere with Last-Event-ID.
+    return drain.endOnShutdown(
+        Flux.concat(
+            Flux.just(ServerSentEvent.<String>builder().comment("stream open").build()),
+            Flux.merge(events, heartbeats)));
   }
 
   private Mono<ServerSentEvent<String>> render(
