@@ -3,8 +3,8 @@ package io.agentteams.team.support;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.problem.LimitExceededException;
-import io.agentteams.platform.problem.ProblemException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -110,8 +110,8 @@ public final class TextBoundaries {
           .isEqualTo(expected);
     } else {
       assertThatThrownBy(check)
-          .isInstanceOf(ProblemException.class)
-          .extracting(e -> ((ProblemException) e).code())
+          .isInstanceOf(DomainFailure.class)
+          .extracting(e -> ((DomainFailure) e).code())
           .isEqualTo(expected);
     }
   }

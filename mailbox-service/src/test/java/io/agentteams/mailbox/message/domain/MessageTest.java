@@ -3,6 +3,7 @@ package io.agentteams.mailbox.message.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.problem.LimitExceededException;
 import io.agentteams.platform.problem.ProblemException;
 import java.util.List;
@@ -46,7 +47,7 @@ class MessageTest {
   void rejectsBlankOverlongAndNulText() {
     assertThatThrownBy(() -> compose(Sender.owner(), Addressing.everyone(), null, "  "))
         .isInstanceOfSatisfying(
-            ProblemException.class, p -> assertThat(p.code()).isEqualTo("blank-field"));
+            DomainFailure.class, p -> assertThat(p.code()).isEqualTo("blank-field"));
     assertThatThrownBy(() -> compose(Sender.owner(), Addressing.everyone(), null, "x".repeat(4001)))
         .isInstanceOfSatisfying(
             LimitExceededException.class,

@@ -1,7 +1,7 @@
 package io.agentteams.platform.bounds;
 
+import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.problem.LimitExceededException;
-import io.agentteams.platform.problem.ProblemException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -25,7 +25,7 @@ public record TextBound(String field, int maxChars, int maxBytes) {
   /** Returns the value when it fits; otherwise throws a problem naming the limit. */
   public String check(@Nullable String value) {
     if (value == null) {
-      throw ProblemException.invalid("missing-field", field + " is required");
+      throw DomainFailure.invalid("missing-field", field + " is required");
     }
     Measure measure = measure(field, value);
     if (measure.chars() > maxChars) {
@@ -41,7 +41,7 @@ public record TextBound(String field, int maxChars, int maxBytes) {
   public String checkNotBlank(@Nullable String value) {
     String checked = check(value);
     if (checked.isBlank()) {
-      throw ProblemException.invalid("blank-field", field + " must not be blank");
+      throw DomainFailure.invalid("blank-field", field + " must not be blank");
     }
     return checked;
   }
@@ -52,7 +52,7 @@ public record TextBound(String field, int maxChars, int maxBytes) {
   /**
    * Counts code points and UTF-8 bytes in one pass.
    *
-   * @throws ProblemException when the text holds an unpaired surrogate
+   * @throws DomainFailure when the text holds an unpaired surrogate
    */
   public static Measure measure(String field, String value) {
     int chars = 0;
@@ -85,9 +85,9 @@ public record TextBound(String field, int maxChars, int maxBytes) {
     return value.getBytes(StandardCharsets.UTF_8).length;
   }
 
-  private static ProblemException unpaired(String field, int index) {
-    return new ProblemException(
-        ProblemException.Kind.INVALID,
+  private static DomainFailure unpaired(String field, int index) {
+    return new DomainFailure(
+        DomainFailure.Kind.INVALID,
         "unpaired-surrogate",
         field + " holds an unpaired UTF-16 surrogate at index " + index,
         Map.of("field", field, "index", index));

@@ -3,7 +3,7 @@ package io.agentteams.platform.problem;
 import java.util.Map;
 
 /** A write that would exceed a configured limit; it names the limit and is rejected whole. */
-public final class LimitExceededException extends ProblemException {
+public final class LimitExceededException extends DomainFailure {
 
   private final String limit;
   private final long max;

@@ -5,9 +5,10 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A request that cannot be done, with a stable code and the facts a caller needs to react. Plain
- * Java so that domain code can throw it; the web layer renders it as Problem Details with the
- * status of its {@link Kind}.
+ * A problem of the HTTP edge itself (no or a bad token, a body or request rate over its limit, a
+ * downstream service that did not answer, a malformed web input), carrying the status it is
+ * answered with. Domain and application code never throw it: they name their refusals as {@link
+ * DomainFailure}s, and the web layer decides how those are answered.
  */
 public class ProblemException extends RuntimeException {
 

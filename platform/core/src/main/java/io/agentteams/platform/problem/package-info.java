@@ -1,6 +1,6 @@
 /**
- * Errors as plain exceptions that name what was wrong; the web layer renders them as Problem
- * Details.
+ * Refusals as plain exceptions that name what was wrong: domain failures (no transport) and the
+ * HTTP edge's own problems; the web layer renders both as Problem Details.
  */
 @NullMarked
 package io.agentteams.platform.problem;

@@ -1,5 +1,6 @@
 package io.agentteams.platform.web;
 
+import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.problem.ProblemException;
 import java.net.URI;
 import java.util.Map;
@@ -17,7 +18,10 @@ import org.springframework.web.bind.support.WebExchangeBindException;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.ServerWebInputException;
 
-/** Renders every error of the API as Problem Details ({@code application/problem+json}). */
+/**
+ * Renders every error of the API as Problem Details ({@code application/problem+json}). This is
+ * where a domain failure's kind becomes an HTTP status: the domain itself knows no transport.
+ */
 @RestControllerAdvice
 public class ProblemDetailsAdvice {
 
@@ -28,17 +32,44 @@ public class ProblemDetailsAdvice {
     return URI.create("urn:agentteams:problem:" + code);
   }
 
-  /** A Problem Details body for a problem exception. */
+  /** How a domain failure of each kind is answered. */
+  public static ProblemException.Kind answer(DomainFailure.Kind kind) {
+    return switch (kind) {
+      case INVALID -> ProblemException.Kind.INVALID;
+      case FORBIDDEN -> ProblemException.Kind.FORBIDDEN;
+      case NOT_FOUND -> ProblemException.Kind.NOT_FOUND;
+      case CONFLICT -> ProblemException.Kind.CONFLICT;
+      case LIMIT_EXCEEDED -> ProblemException.Kind.LIMIT_EXCEEDED;
+      case UNAVAILABLE -> ProblemException.Kind.UNAVAILABLE;
+    };
+  }
+
+  /** A Problem Details body for a problem of the HTTP edge. */
   public static ProblemDetail body(ProblemException problem, @Nullable String instance) {
-    ProblemDetail body = ProblemDetail.forStatus(problem.kind().status());
-    body.setType(type(problem.code()));
-    body.setTitle(problem.kind().title());
-    body.setDetail(problem.detail());
-    body.setProperty("code", problem.code());
+    return body(problem.kind(), problem.code(), problem.detail(), problem.properties(), instance);
+  }
+
+  /** A Problem Details body for a domain failure. */
+  public static ProblemDetail body(DomainFailure failure, @Nullable String instance) {
+    return body(
+        answer(failure.kind()), failure.code(), failure.detail(), failure.parameters(), instance);
+  }
+
+  private static ProblemDetail body(
+      ProblemException.Kind kind,
+      String code,
+      String detail,
+      Map<String, @Nullable Object> properties,
+      @Nullable String instance) {
+    ProblemDetail body = ProblemDetail.forStatus(kind.status());
+    body.setType(type(code));
+    body.setTitle(kind.title());
+    body.setDetail(detail);
+    body.setProperty("code", code);
     if (instance != null) {
       body.setInstance(URI.create(instance));
     }
-    for (Map.Entry<String, @Nullable Object> property : problem.properties().entrySet()) {
+    for (Map.Entry<String, @Nullable Object> property : properties.entrySet()) {
       body.setProperty(property.getKey(), property.getValue());
     }
     return body;
@@ -48,6 +79,11 @@ public class ProblemDetailsAdvice {
   public ResponseEntity<ProblemDetail> problem(
       ProblemException problem, ServerWebExchange exchange) {
     return respond(body(problem, exchange.getRequest().getPath().value()));
+  }
+
+  @ExceptionHandler(DomainFailure.class)
+  public ResponseEntity<ProblemDetail> failure(DomainFailure failure, ServerWebExchange exchange) {
+    return respond(body(failure, exchange.getRequest().getPath().value()));
   }
 
   @ExceptionHandler(WebExchangeBindException.class)

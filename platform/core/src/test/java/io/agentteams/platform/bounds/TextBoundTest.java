@@ -3,8 +3,8 @@ package io.agentteams.platform.bounds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.problem.LimitExceededException;
-import io.agentteams.platform.problem.ProblemException;
 import java.nio.charset.StandardCharsets;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -65,21 +65,21 @@ class TextBoundTest {
   void rejectsUnpairedSurrogates() {
     assertThatThrownBy(() -> name.check("ok\uD83D"))
         .isInstanceOfSatisfying(
-            ProblemException.class, e -> assertThat(e.code()).isEqualTo("unpaired-surrogate"));
+            DomainFailure.class, e -> assertThat(e.code()).isEqualTo("unpaired-surrogate"));
     assertThatThrownBy(() -> name.check("\uDE80ok"))
         .isInstanceOfSatisfying(
-            ProblemException.class, e -> assertThat(e.code()).isEqualTo("unpaired-surrogate"));
-    assertThatThrownBy(() -> name.check("\uD83D\uD83D\uDE80")).isInstanceOf(ProblemException.class);
+            DomainFailure.class, e -> assertThat(e.code()).isEqualTo("unpaired-surrogate"));
+    assertThatThrownBy(() -> name.check("\uD83D\uD83D\uDE80")).isInstanceOf(DomainFailure.class);
   }
 
   @Test
   void rejectsMissingAndBlankText() {
     assertThatThrownBy(() -> name.check(null))
         .isInstanceOfSatisfying(
-            ProblemException.class, e -> assertThat(e.code()).isEqualTo("missing-field"));
+            DomainFailure.class, e -> assertThat(e.code()).isEqualTo("missing-field"));
     assertThatThrownBy(() -> name.checkNotBlank("  "))
         .isInstanceOfSatisfying(
-            ProblemException.class, e -> assertThat(e.code()).isEqualTo("blank-field"));
+            DomainFailure.class, e -> assertThat(e.code()).isEqualTo("blank-field"));
   }
 
   @Property

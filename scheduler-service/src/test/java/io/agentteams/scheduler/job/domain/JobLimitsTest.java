@@ -3,8 +3,8 @@ package io.agentteams.scheduler.job.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.problem.LimitExceededException;
-import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.scheduler.SchedulerProperties;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -57,7 +57,7 @@ class JobLimitsTest {
         .hasMessageContaining("job.answer-json.max-bytes");
     assertThatThrownBy(() -> LIMITS.checkAnswer(InputKind.CLARIFICATION, "a\udc00b"))
         .isInstanceOfSatisfying(
-            ProblemException.class, e -> assertThat(e.code()).isEqualTo("unpaired-surrogate"));
+            DomainFailure.class, e -> assertThat(e.code()).isEqualTo("unpaired-surrogate"));
   }
 
   @Test

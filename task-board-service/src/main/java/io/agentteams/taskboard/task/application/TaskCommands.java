@@ -1,6 +1,7 @@
 package io.agentteams.taskboard.task.application;
 
 import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.taskboard.task.TaskBoardProperties;
 import io.agentteams.taskboard.task.domain.Actor;
@@ -332,9 +333,11 @@ public class TaskCommands {
                   String outcome =
                       signal.isOnNext()
                           ? "done"
-                          : signal.getThrowable() instanceof ProblemException problem
-                              ? problem.code()
-                              : "error";
+                          : signal.getThrowable() instanceof DomainFailure failure
+                              ? failure.code()
+                              : signal.getThrowable() instanceof ProblemException problem
+                                  ? problem.code()
+                                  : "error";
                   Timer.builder("agentteams.taskboard." + operation)
                       .description("Latency of task " + operation + "s by outcome")
                       .tag("outcome", outcome)

@@ -1,12 +1,12 @@
 package io.agentteams.team.agents.application;
 
-import io.agentteams.platform.problem.LimitExceededException;
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.team.agents.AgentProperties;
 import io.agentteams.team.agents.domain.Agent;
 import io.agentteams.team.agents.domain.AgentDraft;
 import io.agentteams.team.agents.domain.AgentId;
 import io.agentteams.team.agents.domain.AgentLimits;
+import io.agentteams.team.agents.domain.AgentProblems;
 import io.agentteams.team.agents.domain.AgentRuntime;
 import io.agentteams.team.agents.persistence.AgentStore;
 import java.nio.charset.StandardCharsets;
@@ -53,32 +53,22 @@ public class AgentCatalog {
                     draft,
                     limits,
                     clock.instant()))
+        .flatMap(agent -> transactions.transactional(insertWithinLimit(agent)));
+  }
+
+  /** Inserts the agent under its owner's lock, if the catalog has room and the id is free. */
+  private Mono<Agent> insertWithinLimit(Agent agent) {
+    return agents
+        .lockOwner(agent.ownerId())
+        .then(agents.count(agent.ownerId()))
         .flatMap(
-            agent ->
-                transactions.transactional(
-                    agents
-                        .lockOwner(ownerId)
-                        .then(agents.count(ownerId))
-                        .flatMap(
-                            count ->
-                                count >= limits.maxAgentsPerOwner()
-                                    ? Mono.error(
-                                        new LimitExceededException(
-                                            "agent.max-agents-per-owner",
-                                            "agents",
-                                            limits.maxAgentsPerOwner(),
-                                            count + 1))
-                                    : agents.insert(agent))
-                        .flatMap(
-                            inserted ->
-                                inserted
-                                    ? Mono.just(agent)
-                                    : Mono.error(
-                                        new ProblemException(
-                                            ProblemException.Kind.CONFLICT,
-                                            "agent-exists",
-                                            "agent '" + agent.id() + "' is already registered",
-                                            Map.of("agent_id", agent.id().value()))))));
+            count ->
+                count >= limits.maxAgentsPerOwner()
+                    ? Mono.error(AgentProblems.tooManyAgents(limits.maxAgentsPerOwner(), count + 1))
+                    : agents.insert(agent))
+        .flatMap(
+            inserted ->
+                inserted ? Mono.just(agent) : Mono.error(AgentProblems.agentExists(agent.id())));
   }
 
   /** Replaces the fields of one of the owner's agents. */
@@ -87,7 +77,7 @@ public class AgentCatalog {
     return transactions.transactional(
         agents
             .lock(ownerId, agentId)
-            .switchIfEmpty(Mono.error(ProblemException.notFound("agent", id)))
+            .switchIfEmpty(Mono.error(AgentProblems.agentNotFound(id)))
             .map(agent -> agent.replace(draft, limits, clock.instant()))
             .flatMap(agent -> agents.update(agent).thenReturn(agent)));
   }
@@ -96,7 +86,7 @@ public class AgentCatalog {
   public Mono<Agent> find(String ownerId, String id) {
     return agents
         .find(ownerId, existingId(id))
-        .switchIfEmpty(Mono.error(ProblemException.notFound("agent", id)));
+        .switchIfEmpty(Mono.error(AgentProblems.agentNotFound(id)));
   }
 
   /**
@@ -107,17 +97,12 @@ public class AgentCatalog {
       String ownerId, @Nullable String query, @Nullable Integer limit, @Nullable String cursor) {
     int size = limit == null ? properties.searchDefaultLimit() : limit;
     if (size < 1 || size > properties.searchMaxLimit()) {
-      return Mono.error(
-          new ProblemException(
-              ProblemException.Kind.INVALID,
-              "invalid-limit",
-              "limit must be between 1 and " + properties.searchMaxLimit(),
-              Map.of("min", 1, "max", properties.searchMaxLimit())));
+      return Mono.error(AgentProblems.invalidLimit(properties.searchMaxLimit()));
     }
     String[] after;
     try {
       after = cursor == null || cursor.isEmpty() ? null : decode(cursor);
-    } catch (ProblemException invalid) {
+    } catch (DomainFailure invalid) {
       return Mono.error(invalid);
     }
     String folded = query == null || query.isEmpty() ? null : AgentStore.fold(query);
@@ -148,17 +133,13 @@ public class AgentCatalog {
     return agents
         .runtimes(ownerId, ids)
         .onErrorMap(
-            error -> !(error instanceof ProblemException),
-            error ->
-                new ProblemException(
-                    ProblemException.Kind.UNAVAILABLE,
-                    "agent-catalog-unavailable",
-                    "the agent catalog could not be read; try again"));
+            error -> !(error instanceof DomainFailure),
+            error -> AgentProblems.catalogUnavailable());
   }
 
   private static AgentId existingId(String id) {
     if (!AgentId.isValid(id)) {
-      throw ProblemException.notFound("agent", id);
+      throw AgentProblems.agentNotFound(id);
     }
     return new AgentId(id);
   }
@@ -179,7 +160,7 @@ public class AgentCatalog {
       }
       return new String[] {text.substring(0, separator), text.substring(separator + 1)};
     } catch (IllegalArgumentException e) {
-      throw ProblemException.invalid("invalid-cursor", "the cursor is not one this API issued");
+      throw AgentProblems.invalidCursor();
     }
   }
 }

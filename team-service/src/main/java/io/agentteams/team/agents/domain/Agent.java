@@ -1,13 +1,10 @@
 package io.agentteams.team.agents.domain;
 
-import io.agentteams.platform.problem.LimitExceededException;
-import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.team.text.domain.StoredText;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -55,7 +52,7 @@ public final class Agent {
   /**
    * A new agent of the owner, checked against the limits.
    *
-   * @throws ProblemException naming the first rule the draft breaks
+   * @throws io.agentteams.platform.problem.DomainFailure naming the first rule the draft breaks
    */
   public static Agent register(
       AgentId id, String ownerId, AgentDraft draft, AgentLimits limits, Instant now) {
@@ -93,30 +90,17 @@ public final class Agent {
       return List.of();
     }
     if (requested.size() > max) {
-      throw new LimitExceededException(
-          "agent.max-tool-groups", "tool groups", max, requested.size());
+      throw AgentProblems.tooManyToolGroups(max, requested.size());
     }
     Set<String> seen = new HashSet<>();
     for (String group : requested) {
       if (group == null
           || group.length() > TOOL_GROUP_MAX_LENGTH
           || !TOOL_GROUP.matcher(group).matches()) {
-        throw new ProblemException(
-            ProblemException.Kind.INVALID,
-            "invalid-tool-group",
-            "tool group '"
-                + group
-                + "' must be lowercase kebab-case of at most "
-                + TOOL_GROUP_MAX_LENGTH
-                + " characters",
-            Map.of("tool_group", String.valueOf(group)));
+        throw AgentProblems.invalidToolGroup(group, TOOL_GROUP_MAX_LENGTH);
       }
       if (!seen.add(group)) {
-        throw new ProblemException(
-            ProblemException.Kind.INVALID,
-            "duplicate-tool-group",
-            "tool group '" + group + "' is listed twice",
-            Map.of("tool_group", group));
+        throw AgentProblems.duplicateToolGroup(group);
       }
     }
     return List.copyOf(requested);

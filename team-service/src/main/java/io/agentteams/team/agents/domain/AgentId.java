@@ -1,7 +1,5 @@
 package io.agentteams.team.agents.domain;
 
-import io.agentteams.platform.problem.ProblemException;
-import java.util.Map;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -13,15 +11,7 @@ public record AgentId(String value) {
 
   public AgentId {
     if (!isValid(value)) {
-      throw new ProblemException(
-          ProblemException.Kind.INVALID,
-          "invalid-agent-id",
-          "agent id '"
-              + value
-              + "' must start with a letter or digit and hold at most "
-              + MAX_LENGTH
-              + " letters, digits, '.', '-' or '_'",
-          Map.of("agent_id", String.valueOf(value)));
+      throw AgentProblems.invalidAgentId(value);
     }
   }
 

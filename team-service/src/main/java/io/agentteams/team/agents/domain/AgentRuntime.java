@@ -1,12 +1,9 @@
 package io.agentteams.team.agents.domain;
 
-import io.agentteams.platform.problem.LimitExceededException;
-import io.agentteams.platform.problem.ProblemException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,44 +28,33 @@ public record AgentRuntime(RuntimeKind kind, @Nullable String endpoint) {
     RuntimeKind runtimeKind = RuntimeKind.fromWire(kind);
     if (!runtimeKind.needsEndpoint()) {
       if (endpoint != null && !endpoint.isEmpty()) {
-        throw ProblemException.invalid(
-            "unexpected-endpoint", "a pull agent has no endpoint: its worker pulls jobs");
+        throw AgentProblems.unexpectedEndpoint();
       }
       return pull();
     }
     if (endpoint == null || endpoint.isBlank()) {
-      throw ProblemException.invalid(
-          "missing-endpoint", "a " + runtimeKind.wire() + " agent needs an endpoint URL");
+      throw AgentProblems.missingEndpoint(runtimeKind);
     }
     int bytes = endpoint.getBytes(StandardCharsets.UTF_8).length;
     if (bytes > endpointMaxBytes) {
-      throw new LimitExceededException(
-          "agent.endpoint.max-bytes", "bytes", endpointMaxBytes, bytes);
+      throw AgentProblems.endpointTooLong(endpointMaxBytes, bytes);
     }
     URI uri;
     try {
       uri = new URI(endpoint);
     } catch (URISyntaxException e) {
-      throw invalidEndpoint(endpoint, "it is not a URI");
+      throw AgentProblems.invalidEndpoint(endpoint, "it is not a URI");
     }
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     if (!scheme.equals("http") && !scheme.equals("https")) {
-      throw invalidEndpoint(endpoint, "it must be an absolute http or https URL");
+      throw AgentProblems.invalidEndpoint(endpoint, "it must be an absolute http or https URL");
     }
     if (uri.getHost() == null) {
-      throw invalidEndpoint(endpoint, "it names no host");
+      throw AgentProblems.invalidEndpoint(endpoint, "it names no host");
     }
     if (uri.getRawUserInfo() != null) {
-      throw invalidEndpoint(endpoint, "credentials do not belong in the URL");
+      throw AgentProblems.invalidEndpoint(endpoint, "credentials do not belong in the URL");
     }
     return new AgentRuntime(runtimeKind, endpoint);
-  }
-
-  private static ProblemException invalidEndpoint(String endpoint, String why) {
-    return new ProblemException(
-        ProblemException.Kind.INVALID,
-        "invalid-endpoint",
-        "endpoint '" + endpoint + "' is not usable: " + why,
-        Map.of("endpoint", endpoint));
   }
 }

@@ -1,8 +1,6 @@
 package io.agentteams.team.agents.domain;
 
-import io.agentteams.platform.problem.ProblemException;
 import java.util.Locale;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /** How an agent runs: its worker pulls jobs, or this system pushes them by webhook or A2A. */
@@ -33,10 +31,6 @@ public enum RuntimeKind {
         }
       }
     }
-    throw new ProblemException(
-        ProblemException.Kind.INVALID,
-        "invalid-runtime-kind",
-        "runtime kind '" + value + "' must be one of pull, webhook, a2a",
-        Map.of("runtime_kind", String.valueOf(value)));
+    throw AgentProblems.invalidRuntimeKind(value);
   }
 }

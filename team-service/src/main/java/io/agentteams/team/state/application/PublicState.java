@@ -1,22 +1,22 @@
 package io.agentteams.team.state.application;
 
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.team.state.StateProperties;
 import io.agentteams.team.state.domain.Author;
 import io.agentteams.team.state.domain.Entry;
 import io.agentteams.team.state.domain.EntryChange;
 import io.agentteams.team.state.domain.Published;
 import io.agentteams.team.state.domain.StateLimits;
+import io.agentteams.team.state.domain.StateProblems;
 import io.agentteams.team.state.domain.StateQuery;
 import io.agentteams.team.state.domain.TeamState;
 import io.agentteams.team.state.domain.Updated;
 import io.agentteams.team.state.persistence.StateStore;
 import io.agentteams.team.state.persistence.StateStore.TeamHeader;
 import io.agentteams.team.teams.application.TeamEventLog;
+import io.agentteams.team.teams.domain.TeamProblems;
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
@@ -71,7 +71,7 @@ public class PublicState {
     Mono<PublishResult> write =
         store
             .lockTeam(teamId)
-            .switchIfEmpty(Mono.error(ProblemException.notFound("team", teamId)))
+            .switchIfEmpty(Mono.error(TeamProblems.teamNotFound(teamId)))
             .flatMap(
                 team -> {
                   Author author = author(member, teamId, team);
@@ -106,7 +106,7 @@ public class PublicState {
     Mono<UpdateResult> write =
         store
             .lockTeam(teamId)
-            .switchIfEmpty(Mono.error(ProblemException.notFound("team", teamId)))
+            .switchIfEmpty(Mono.error(TeamProblems.teamNotFound(teamId)))
             .flatMap(
                 team -> {
                   Author author = author(member, teamId, team);
@@ -135,7 +135,7 @@ public class PublicState {
     return store
         .team(teamId)
         .filter(team -> readable(caller, teamId, team))
-        .switchIfEmpty(Mono.error(ProblemException.notFound("team", teamId)))
+        .switchIfEmpty(Mono.error(TeamProblems.teamNotFound(teamId)))
         .flatMap(
             team ->
                 store
@@ -150,7 +150,7 @@ public class PublicState {
   public Mono<ReadResult> entry(Caller caller, UUID teamId, long entryId) {
     return read(caller, teamId, new StateQuery(entryId, null, null, true))
         .filter(result -> !result.entries().isEmpty())
-        .switchIfEmpty(Mono.error(ProblemException.notFound("state-entry", entryId)));
+        .switchIfEmpty(Mono.error(StateProblems.entryNotFound(entryId)));
   }
 
   private Mono<Void> commit(UUID teamId, TeamHeader team, TeamState state) {
@@ -169,22 +169,14 @@ public class PublicState {
     if (!member.teamId().equals(teamId)
         || !member.ownerId().equals(team.ownerId())
         || "deleted".equals(team.status())) {
-      throw ProblemException.notFound("team", teamId);
+      throw TeamProblems.teamNotFound(teamId);
     }
     String conversation = team.conversations().get(member.member());
     if (conversation == null) {
-      throw new ProblemException(
-          ProblemException.Kind.FORBIDDEN,
-          "not-a-member",
-          "'" + member.member() + "' is not a member of team " + teamId,
-          Map.of("member", member.member()));
+      throw StateProblems.notAMember(member.member(), teamId);
     }
     if (!"ready".equals(team.status()) && !"disconnected".equals(team.status())) {
-      throw new ProblemException(
-          ProblemException.Kind.CONFLICT,
-          "team-not-active",
-          "team " + teamId + " is " + team.status() + "; its members cannot write yet",
-          Map.of("status", team.status()));
+      throw StateProblems.teamNotActive(teamId, team.status());
     }
     return new Author(
         member.member(), conversation, member.jobId() == null ? null : member.jobId().toString());

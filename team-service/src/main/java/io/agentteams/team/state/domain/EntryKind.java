@@ -1,8 +1,6 @@
 package io.agentteams.team.state.domain;
 
-import io.agentteams.platform.problem.ProblemException;
 import java.util.Locale;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /** What a public state entry is about; fixed when it is published. */
@@ -27,10 +25,6 @@ public enum EntryKind {
         }
       }
     }
-    throw new ProblemException(
-        ProblemException.Kind.INVALID,
-        "invalid-entry-kind",
-        "kind '" + value + "' must be one of objective, plan, finding, question, requirement",
-        Map.of("kind", String.valueOf(value)));
+    throw StateProblems.invalidEntryKind(value);
   }
 }

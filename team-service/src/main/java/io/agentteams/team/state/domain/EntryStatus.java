@@ -1,8 +1,6 @@
 package io.agentteams.team.state.domain;
 
-import io.agentteams.platform.problem.ProblemException;
 import java.util.Locale;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /** Whether an entry is part of the members' automatic context; archived entries keep their slot. */
@@ -24,10 +22,6 @@ public enum EntryStatus {
         }
       }
     }
-    throw new ProblemException(
-        ProblemException.Kind.INVALID,
-        "invalid-entry-status",
-        "status '" + value + "' must be active or archived",
-        Map.of("status", String.valueOf(value)));
+    throw StateProblems.invalidEntryStatus(value);
   }
 }

@@ -4,8 +4,6 @@ import io.agentteams.contracts.team.StateEntry;
 import io.agentteams.contracts.team.TeamEvent;
 import io.agentteams.contracts.team.TeamStatePublished;
 import io.agentteams.contracts.team.TeamStateUpdated;
-import io.agentteams.platform.problem.LimitExceededException;
-import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.team.text.domain.StoredText;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -16,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -50,7 +47,8 @@ public final class TeamState {
    * Publishes a new entry. A retry with the same request id from the same member returns the entry
    * it created; the same request id with different content is rejected.
    *
-   * @throws ProblemException naming the first rule the request breaks; nothing changes then
+   * @throws io.agentteams.platform.problem.DomainFailure naming the first rule the request breaks;
+   *     nothing changes then
    */
   public Published publish(
       Author author,
@@ -74,19 +72,10 @@ public final class TeamState {
       if (earlier.get().publishFingerprint().equals(fingerprint)) {
         return new Published(earlier.get(), false);
       }
-      throw new ProblemException(
-          ProblemException.Kind.CONFLICT,
-          "request-id-reused",
-          "request id '"
-              + checkedRequestId
-              + "' already published entry "
-              + earlier.get().id()
-              + " with different content",
-          Map.of("request_id", checkedRequestId, "entry_id", earlier.get().id()));
+      throw StateProblems.requestIdReused(checkedRequestId, earlier.get().id());
     }
     if (entries.size() >= limits.maxEntries()) {
-      throw new LimitExceededException(
-          "state.max-entries", "entries", limits.maxEntries(), entries.size() + 1L);
+      throw StateProblems.tooManyEntries(limits.maxEntries(), entries.size() + 1L);
     }
     Instant at = now.truncatedTo(ChronoUnit.MILLIS);
     long id = entries.stream().mapToLong(Entry::id).max().orElse(0) + 1;
@@ -123,7 +112,8 @@ public final class TeamState {
    * returns the current entry; the identical retry of the latest successful update (same member,
    * same expected revision, same change) succeeds again without a new revision.
    *
-   * @throws ProblemException when the entry does not exist or the change breaks a rule
+   * @throws io.agentteams.platform.problem.DomainFailure when the entry does not exist or the
+   *     change breaks a rule
    */
   public Updated update(
       Author author,
@@ -131,18 +121,12 @@ public final class TeamState {
       @Nullable Long expectedRevision,
       EntryChange change,
       Instant now) {
-    Entry current =
-        find(entryId).orElseThrow(() -> ProblemException.notFound("state-entry", entryId));
+    Entry current = find(entryId).orElseThrow(() -> StateProblems.entryNotFound(entryId));
     if (expectedRevision == null) {
-      throw ProblemException.invalid(
-          "missing-expected-revision", "an update needs the expected_revision it was based on");
+      throw StateProblems.missingExpectedRevision();
     }
     if (change.kind() != null && EntryKind.fromWire(change.kind()) != current.kind()) {
-      throw new ProblemException(
-          ProblemException.Kind.INVALID,
-          "kind-immutable",
-          "entry " + entryId + " is a " + current.kind().wire() + "; its kind cannot change",
-          Map.of("kind", current.kind().wire()));
+      throw StateProblems.kindImmutable(entryId, current.kind());
     }
     String title =
         change.title() == null ? null : StoredText.checkNotBlank(limits.title(), change.title());
@@ -150,8 +134,7 @@ public final class TeamState {
         change.content() == null ? null : StoredText.check(limits.content(), change.content());
     EntryStatus status = change.status() == null ? null : EntryStatus.fromWire(change.status());
     if (title == null && content == null && status == null) {
-      throw ProblemException.invalid(
-          "empty-update", "an update changes at least one of title, content, status");
+      throw StateProblems.emptyUpdate();
     }
     String fingerprint =
         fingerprint(
@@ -236,8 +219,7 @@ public final class TeamState {
     List<StateEntry> views = next.stream().map(Entry::view).toList();
     int bytes = EntryJson.arrayBytes(views);
     if (bytes > limits.maxTotalJsonBytes()) {
-      throw new LimitExceededException(
-          "state.max-total-json-bytes", "bytes", limits.maxTotalJsonBytes(), bytes);
+      throw StateProblems.tooManyBytes(limits.maxTotalJsonBytes(), bytes);
     }
   }
 

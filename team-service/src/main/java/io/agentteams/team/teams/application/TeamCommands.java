@@ -1,19 +1,17 @@
 package io.agentteams.team.teams.application;
 
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.problem.LimitExceededException;
-import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.team.agents.application.AgentCatalog;
 import io.agentteams.team.jobs.persistence.SchedulerJobs;
 import io.agentteams.team.teams.TeamProperties;
 import io.agentteams.team.teams.domain.NewMember;
 import io.agentteams.team.teams.domain.Team;
 import io.agentteams.team.teams.domain.TeamLimits;
+import io.agentteams.team.teams.domain.TeamProblems;
 import io.agentteams.team.teams.domain.TeamStatus;
 import io.agentteams.team.teams.persistence.TeamStore;
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
@@ -70,11 +68,7 @@ public class TeamCommands {
                 count ->
                     count >= limits.maxTeamsPerOwner()
                         ? Mono.error(
-                            new LimitExceededException(
-                                "team.max-teams-per-owner",
-                                "teams",
-                                limits.maxTeamsPerOwner(),
-                                count + 1))
+                            TeamProblems.tooManyTeams(limits.maxTeamsPerOwner(), count + 1))
                         : catalog.runtimes(owner.ownerId(), agentIds))
             .map(
                 runtimes ->
@@ -104,7 +98,7 @@ public class TeamCommands {
     return teams
         .find(teamId)
         .filter(team -> visible(caller, team))
-        .switchIfEmpty(Mono.error(ProblemException.notFound("team", teamId)));
+        .switchIfEmpty(Mono.error(TeamProblems.teamNotFound(teamId)));
   }
 
   /** The owner's teams, newest first. */
@@ -125,16 +119,7 @@ public class TeamCommands {
                         .flatMap(
                             unfinished -> {
                               if (unfinished > 0) {
-                                return Mono.error(
-                                    new ProblemException(
-                                        ProblemException.Kind.CONFLICT,
-                                        "team-has-unfinished-jobs",
-                                        "team "
-                                            + teamId
-                                            + " still has "
-                                            + unfinished
-                                            + " queued, running or waiting jobs",
-                                        Map.of("unfinished_jobs", unfinished)));
+                                return Mono.error(TeamProblems.unfinishedJobs(teamId, unfinished));
                               }
                               team.delete();
                               var recorded = team.takeEvents();
@@ -178,7 +163,7 @@ public class TeamCommands {
         teams
             .lock(teamId)
             .filter(team -> team.status() != TeamStatus.DELETED)
-            .switchIfEmpty(Mono.error(ProblemException.notFound("team", teamId)))
+            .switchIfEmpty(Mono.error(TeamProblems.teamNotFound(teamId)))
             .flatMap(
                 team -> {
                   if (!team.disconnect(reason)) {
@@ -197,7 +182,7 @@ public class TeamCommands {
     return teams
         .lock(teamId)
         .filter(team -> visible(caller, team))
-        .switchIfEmpty(Mono.error(ProblemException.notFound("team", teamId)));
+        .switchIfEmpty(Mono.error(TeamProblems.teamNotFound(teamId)));
   }
 
   /**

@@ -1,7 +1,5 @@
 package io.agentteams.team.teams.domain;
 
-import io.agentteams.platform.problem.ProblemException;
-import java.util.Map;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -13,15 +11,7 @@ public record MemberName(String value) {
 
   public MemberName {
     if (!isValid(value)) {
-      throw new ProblemException(
-          ProblemException.Kind.INVALID,
-          "invalid-member-name",
-          "member name '"
-              + value
-              + "' must be lowercase kebab-case (a-z, 0-9, single dashes), at most "
-              + MAX_LENGTH
-              + " characters",
-          Map.of("name", String.valueOf(value)));
+      throw TeamProblems.invalidMemberName(value);
     }
   }
 

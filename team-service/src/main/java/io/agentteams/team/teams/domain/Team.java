@@ -10,8 +10,6 @@ import io.agentteams.contracts.team.TeamFailed;
 import io.agentteams.contracts.team.TeamReady;
 import io.agentteams.contracts.team.TeamReconnectFailed;
 import io.agentteams.contracts.team.TeamReconnected;
-import io.agentteams.platform.problem.LimitExceededException;
-import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.team.agents.domain.AgentRuntime;
 import io.agentteams.team.text.domain.StoredText;
 import java.time.Instant;
@@ -76,7 +74,7 @@ public final class Team {
    * and the runtime its agent has in the owner's catalog.
    *
    * @param catalog the owner's agents by id; an id it does not hold is a typo, never a member
-   * @throws ProblemException naming the first rule the request breaks
+   * @throws io.agentteams.platform.problem.DomainFailure naming the first rule the request breaks
    */
   public static Team create(
       UUID id,
@@ -91,15 +89,10 @@ public final class Team {
     String checkedName = StoredText.checkNotBlank(limits.name(), name);
     String checkedGoal = StoredText.checkNotBlank(limits.goal(), goal);
     if (requested.size() > limits.maxMembers()) {
-      throw new LimitExceededException(
-          "team.members.max", "members", limits.maxMembers(), requested.size());
+      throw TeamProblems.tooManyMembers(limits.maxMembers(), requested.size());
     }
     if (requested.size() < limits.minMembers()) {
-      throw new ProblemException(
-          ProblemException.Kind.INVALID,
-          "too-few-members",
-          "a team needs at least " + limits.minMembers() + " members, got " + requested.size(),
-          Map.of("min", limits.minMembers(), "actual", requested.size()));
+      throw TeamProblems.tooFewMembers(limits.minMembers(), requested.size());
     }
     Set<MemberName> seen = new HashSet<>();
     List<Member> members = new ArrayList<>();
@@ -107,31 +100,15 @@ public final class Team {
     for (NewMember wanted : requested) {
       MemberName memberName = new MemberName(wanted.name());
       if (!seen.add(memberName)) {
-        throw new ProblemException(
-            ProblemException.Kind.INVALID,
-            "duplicate-member-name",
-            "member name '" + memberName + "' is used twice",
-            Map.of("name", memberName.value()));
+        throw TeamProblems.duplicateMemberName(memberName);
       }
       String agentId = wanted.agentId();
       if (agentId == null || agentId.isBlank()) {
-        throw new ProblemException(
-            ProblemException.Kind.INVALID,
-            "missing-agent",
-            "member '" + memberName + "' names no agent",
-            Map.of("name", memberName.value()));
+        throw TeamProblems.missingAgent(memberName);
       }
       AgentRuntime runtime = catalog.get(agentId);
       if (runtime == null) {
-        throw new ProblemException(
-            ProblemException.Kind.INVALID,
-            "unknown-agent",
-            "member '"
-                + memberName
-                + "' names agent '"
-                + agentId
-                + "', which is not in your catalog",
-            Map.of("member", memberName.value(), "agent_id", agentId));
+        throw TeamProblems.unknownAgent(memberName, agentId);
       }
       if (wanted.lead()) {
         leads++;
@@ -147,11 +124,7 @@ public final class Team {
               null));
     }
     if (leads > 1) {
-      throw new ProblemException(
-          ProblemException.Kind.INVALID,
-          "several-leads",
-          "a team has at most one lead, got " + leads,
-          Map.of("leads", leads));
+      throw TeamProblems.severalLeads(leads);
     }
     Team team =
         new Team(
@@ -299,7 +272,7 @@ public final class Team {
   /** Deletes the team; the caller has checked that no job of it is unfinished. */
   public void delete() {
     if (status == TeamStatus.DELETED) {
-      throw ProblemException.notFound("team", id);
+      throw TeamProblems.teamNotFound(id);
     }
     status = TeamStatus.DELETED;
     statusReason = null;
@@ -343,7 +316,7 @@ public final class Team {
     return members.stream()
         .filter(m -> m.name().equals(memberName))
         .findFirst()
-        .orElseThrow(() -> ProblemException.notFound("member", memberName));
+        .orElseThrow(() -> TeamProblems.memberNotFound(memberName));
   }
 
   private void replace(Member member) {
@@ -352,11 +325,7 @@ public final class Team {
 
   private void requireStatus(String action, TeamStatus required) {
     if (status != required) {
-      throw new ProblemException(
-          ProblemException.Kind.CONFLICT,
-          "team-status-conflict",
-          "cannot " + action + " a team that is " + status.wire(),
-          Map.of("status", status.wire(), "required", required.wire()));
+      throw TeamProblems.statusConflict(action, status, required);
     }
   }
 

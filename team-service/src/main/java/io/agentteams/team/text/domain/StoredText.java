@@ -1,8 +1,6 @@
 package io.agentteams.team.text.domain;
 
 import io.agentteams.platform.bounds.TextBound;
-import io.agentteams.platform.problem.ProblemException;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,11 +16,7 @@ public final class StoredText {
     String checked = bound.check(value);
     int nul = checked.indexOf('\u0000');
     if (nul >= 0) {
-      throw new ProblemException(
-          ProblemException.Kind.INVALID,
-          "nul-character",
-          bound.field() + " holds a NUL character at index " + nul,
-          Map.of("field", bound.field(), "index", nul));
+      throw TextProblems.nulCharacter(bound.field(), nul);
     }
     return checked;
   }
@@ -31,7 +25,7 @@ public final class StoredText {
   public static String checkNotBlank(TextBound bound, @Nullable String value) {
     String checked = check(bound, value);
     if (checked.isBlank()) {
-      throw ProblemException.invalid("blank-field", bound.field() + " must not be blank");
+      throw TextProblems.blank(bound.field());
     }
     return checked;
   }

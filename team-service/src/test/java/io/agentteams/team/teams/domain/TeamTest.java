@@ -15,8 +15,8 @@ import io.agentteams.contracts.team.TeamFailed;
 import io.agentteams.contracts.team.TeamReady;
 import io.agentteams.contracts.team.TeamReconnectFailed;
 import io.agentteams.contracts.team.TeamReconnected;
+import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.problem.LimitExceededException;
-import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.team.agents.domain.RuntimeKind;
 import io.agentteams.team.support.TextBoundaries;
 import java.util.ArrayList;
@@ -132,10 +132,10 @@ class TeamTest {
             new NewMember("writer", "agent-1", true), new NewMember("critic", "agnet-2", false));
     assertThatThrownBy(() -> TeamFixture.create("name", "goal", members))
         .isInstanceOfSatisfying(
-            ProblemException.class,
+            DomainFailure.class,
             problem -> {
               assertThat(problem.code()).isEqualTo("unknown-agent");
-              assertThat(problem.properties())
+              assertThat(problem.parameters())
                   .containsEntry("agent_id", "agnet-2")
                   .containsEntry("member", "critic");
               assertThat(problem.detail()).contains("agnet-2", "critic");

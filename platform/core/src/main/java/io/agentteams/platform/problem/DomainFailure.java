@@ -1,0 +1,86 @@
+package io.agentteams.platform.problem;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A request a domain rule refuses: what kind of refusal, a stable code, a sentence for people and
+ * the parameters a program needs to react (the limit and the actual value, the current state).
+ * Plain Java and free of any transport: each service names its failures in factories (say {@code
+ * TeamProblems.tooFewMembers(min, actual)}), and only the web layer decides how a kind is answered.
+ */
+public class DomainFailure extends RuntimeException {
+
+  /** What kind of refusal; the web layer maps each kind to its answer. */
+  public enum Kind {
+    /** The request is malformed or breaks a rule of the input. */
+    INVALID,
+    /** The caller is known but may not do this. */
+    FORBIDDEN,
+    /** The thing does not exist, or the caller may not know that it exists. */
+    NOT_FOUND,
+    /** The thing's current state does not allow the request. */
+    CONFLICT,
+    /** The request would exceed a configured limit. */
+    LIMIT_EXCEEDED,
+    /** Something the request needs is unavailable for now; a retry may succeed. */
+    UNAVAILABLE
+  }
+
+  private final Kind kind;
+  private final String code;
+  private final Map<String, @Nullable Object> parameters;
+
+  /**
+   * @param kind what kind of refusal
+   * @param code a stable kebab-case name, e.g. {@code too-few-members}
+   * @param detail a sentence for people
+   * @param parameters facts for programs, e.g. the limit and the actual value
+   */
+  public DomainFailure(
+      Kind kind, String code, String detail, Map<String, ? extends @Nullable Object> parameters) {
+    super(detail);
+    this.kind = kind;
+    this.code = code;
+    this.parameters = new LinkedHashMap<>(parameters);
+  }
+
+  public DomainFailure(Kind kind, String code, String detail) {
+    this(kind, code, detail, Map.of());
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  public String code() {
+    return code;
+  }
+
+  public String detail() {
+    return getMessage();
+  }
+
+  /** The parameters in the order they were given. */
+  public Map<String, @Nullable Object> parameters() {
+    return Collections.unmodifiableMap(parameters);
+  }
+
+  /**
+   * Something that does not exist, or that the caller may not know exists ({@code what-not-found}).
+   */
+  public static DomainFailure notFound(String what, Object id) {
+    return new DomainFailure(
+        Kind.NOT_FOUND,
+        what + "-not-found",
+        what + " " + id + " does not exist",
+        Map.of("id", String.valueOf(id)));
+  }
+
+  /** A request that is malformed or breaks a rule of the input, with no parameters. */
+  public static DomainFailure invalid(String code, String detail) {
+    return new DomainFailure(Kind.INVALID, code, detail);
+  }
+}
