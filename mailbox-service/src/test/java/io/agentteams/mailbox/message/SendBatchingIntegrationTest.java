@@ -19,7 +19,7 @@ import io.agentteams.platform.event.EventEnvelope;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.outbox.Outbox;
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.roster.Rosters;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -542,9 +542,9 @@ class SendBatchingIntegrationTest {
       send.join();
       fail("a reused client message id was accepted");
     } catch (CompletionException e) {
-      assertThat(e.getCause()).isInstanceOf(ProblemException.class);
-      ProblemException problem = (ProblemException) e.getCause();
-      assertThat(problem.kind()).isEqualTo(ProblemException.Kind.CONFLICT);
+      assertThat(e.getCause()).isInstanceOf(DomainFailure.class);
+      DomainFailure problem = (DomainFailure) e.getCause();
+      assertThat(problem.kind()).isEqualTo(DomainFailure.Kind.CONFLICT);
       assertThat(problem.code()).isEqualTo("client-message-id-reused");
     }
   }

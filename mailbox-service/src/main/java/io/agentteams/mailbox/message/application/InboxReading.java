@@ -5,16 +5,15 @@ import io.agentteams.contracts.mailbox.MessageRead;
 import io.agentteams.mailbox.MailboxProperties;
 import io.agentteams.mailbox.access.TeamAccess;
 import io.agentteams.mailbox.message.domain.Message;
+import io.agentteams.mailbox.message.domain.MessageProblems;
 import io.agentteams.mailbox.message.persistence.DeliveryStore;
 import io.agentteams.mailbox.paging.application.ResponseBudget;
 import io.agentteams.platform.bounds.TextBound;
 import io.agentteams.platform.bounds.Utf8Truncation;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.outbox.Outbox;
-import io.agentteams.platform.problem.ProblemException;
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
@@ -78,15 +77,10 @@ public class InboxReading {
   public Mono<InboxPage> read(
       Caller.Member caller, UUID teamId, @Nullable Long after, @Nullable Integer limit) {
     if (after != null && after < 0) {
-      return Mono.error(ProblemException.invalid("invalid-after", "after must not be negative"));
+      return Mono.error(MessageProblems.invalidAfter());
     }
     if (limit != null && (limit < 1 || limit > maxMessages)) {
-      return Mono.error(
-          new ProblemException(
-              ProblemException.Kind.INVALID,
-              "invalid-limit",
-              "limit must be between 1 and " + maxMessages + ", got " + limit,
-              Map.of("min", 1, "max", maxMessages, "actual", limit)));
+      return Mono.error(MessageProblems.invalidLimit(maxMessages, limit));
     }
     int size = limit == null ? maxMessages : limit;
     return access

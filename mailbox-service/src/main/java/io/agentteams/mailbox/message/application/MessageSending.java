@@ -5,6 +5,7 @@ import io.agentteams.mailbox.access.TeamAccess;
 import io.agentteams.mailbox.message.domain.Addressing;
 import io.agentteams.mailbox.message.domain.Message;
 import io.agentteams.mailbox.message.domain.MessageLimits;
+import io.agentteams.mailbox.message.domain.MessageProblems;
 import io.agentteams.mailbox.message.domain.Sender;
 import io.agentteams.mailbox.message.domain.SystemKind;
 import io.agentteams.mailbox.message.persistence.MessageStore;
@@ -12,7 +13,6 @@ import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.roster.Roster;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.Map;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
 import reactor.core.publisher.Mono;
@@ -86,25 +86,16 @@ public class MessageSending {
       return Mono.just(new Sent(existing, true));
     }
     return Mono.error(
-        new ProblemException(
-            ProblemException.Kind.CONFLICT,
-            "client-message-id-reused",
-            "client_message_id "
-                + retry.clientMessageId()
-                + " was already used for a different message",
-            Map.of(
-                "client_message_id",
-                String.valueOf(retry.clientMessageId()),
-                "message_id",
-                existing.recorded().message().id().toString())));
+        MessageProblems.clientMessageIdReused(
+            retry.clientMessageId(), existing.recorded().message().id()));
   }
 
   private Mono<Author> author(Caller caller, UUID teamId, SendRequest request) {
     if (caller instanceof Caller.Member member) {
       if (request.jobId() != null) {
         return Mono.error(
-            ProblemException.invalid(
-                "job-id-not-allowed", "a member's job comes from its token, not from the body"));
+            MessageProblems.jobIdNotAllowed(
+                "a member's job comes from its token, not from the body"));
       }
       return access
           .member(member, teamId)
@@ -119,8 +110,7 @@ public class MessageSending {
     }
     if (caller instanceof Caller.Owner) {
       if (request.jobId() != null) {
-        return Mono.error(
-            ProblemException.invalid("job-id-not-allowed", "an owner's message has no job"));
+        return Mono.error(MessageProblems.jobIdNotAllowed("an owner's message has no job"));
       }
       return access
           .reader(caller, teamId)

@@ -1,8 +1,6 @@
 package io.agentteams.mailbox.message.domain;
 
-import io.agentteams.platform.problem.ProblemException;
 import java.util.List;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,34 +31,28 @@ public record Addressing(@Nullable String to, boolean broadcast) {
    *
    * @param sender who sends it; a member never receives its own broadcast
    * @param members the team's current members
-   * @throws ProblemException when the addressing is ambiguous, names no member of the team, or
-   *     leaves nobody to receive the message
+   * @throws io.agentteams.platform.problem.DomainFailure when the addressing is ambiguous, names no
+   *     member of the team, or leaves nobody to receive the message
    */
   public List<String> recipients(Sender sender, List<String> members) {
     if (broadcast && to != null) {
-      throw ProblemException.invalid(
-          "ambiguous-recipient", "a message goes either to one member or to everyone, not both");
+      throw MessageProblems.ambiguousRecipient();
     }
     if (!broadcast) {
       if (to == null || to.isBlank()) {
-        throw ProblemException.invalid(
-            "missing-recipient", "name the member to write to, or broadcast");
+        throw MessageProblems.missingRecipient();
       }
       if (!members.contains(to)) {
-        throw new ProblemException(
-            ProblemException.Kind.INVALID,
-            "unknown-recipient",
-            "'" + to + "' is not a member of this team",
-            Map.of("recipient", to));
+        throw MessageProblems.unknownRecipient(to);
       }
       if (sender.isMember(to)) {
-        throw ProblemException.invalid("self-message", "a member cannot write to itself");
+        throw MessageProblems.selfMessage();
       }
       return List.of(to);
     }
     List<String> everyoneElse = members.stream().filter(m -> !sender.isMember(m)).toList();
     if (everyoneElse.isEmpty()) {
-      throw ProblemException.invalid("no-recipient", "the team has nobody else to receive it");
+      throw MessageProblems.noRecipient();
     }
     return everyoneElse;
   }

@@ -1,9 +1,7 @@
 package io.agentteams.mailbox.message.domain;
 
-import io.agentteams.platform.problem.ProblemException;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -52,7 +50,7 @@ public record Message(
    *
    * @param members the team's current members
    * @param provenance the job and conversation the sender acts in, from its identity
-   * @throws ProblemException naming the first rule the request breaks
+   * @throws io.agentteams.platform.problem.DomainFailure naming the first rule the request breaks
    */
   public static Message compose(
       UUID id,
@@ -73,12 +71,10 @@ public record Message(
             : withoutNul(
                 "client_message_id", limits.clientMessageId().checkNotBlank(clientMessageId));
     if (sender.kind() == SenderKind.SYSTEM && systemKind == null) {
-      throw ProblemException.invalid(
-          "missing-system-kind", "a system message says what it reports (system_kind)");
+      throw MessageProblems.missingSystemKind();
     }
     if (sender.kind() != SenderKind.SYSTEM && systemKind != null) {
-      throw ProblemException.invalid(
-          "system-kind-not-allowed", "only the system sends messages with a system_kind");
+      throw MessageProblems.systemKindNotAllowed();
     }
     List<String> recipients = addressing.recipients(sender, members);
     return new Message(
@@ -98,15 +94,11 @@ public record Message(
   /**
    * Rejects U+0000, which text in the database cannot hold.
    *
-   * @throws ProblemException when the value holds it
+   * @throws io.agentteams.platform.problem.DomainFailure when the value holds it
    */
   public static String withoutNul(String field, String value) {
     if (value.indexOf('\u0000') >= 0) {
-      throw new ProblemException(
-          ProblemException.Kind.INVALID,
-          "nul-character",
-          field + " must not contain the character U+0000",
-          Map.of("field", field));
+      throw MessageProblems.nulCharacter(field);
     }
     return value;
   }

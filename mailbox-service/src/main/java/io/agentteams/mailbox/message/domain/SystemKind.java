@@ -1,9 +1,6 @@
 package io.agentteams.mailbox.message.domain;
 
-import io.agentteams.platform.problem.ProblemException;
 import java.util.Arrays;
-import java.util.Map;
-import java.util.stream.Collectors;
 
 /** What a system message reports. */
 public enum SystemKind {
@@ -26,21 +23,12 @@ public enum SystemKind {
   /**
    * The kind with that wire name.
    *
-   * @throws ProblemException when no kind has that name
+   * @throws io.agentteams.platform.problem.DomainFailure when no kind has that name
    */
   public static SystemKind fromWire(String value) {
     return Arrays.stream(values())
         .filter(kind -> kind.wire.equals(value))
         .findFirst()
-        .orElseThrow(
-            () ->
-                new ProblemException(
-                    ProblemException.Kind.INVALID,
-                    "unknown-system-kind",
-                    "system_kind must be one of "
-                        + Arrays.stream(values())
-                            .map(SystemKind::wire)
-                            .collect(Collectors.joining(", ")),
-                    Map.of("system_kind", value)));
+        .orElseThrow(() -> MessageProblems.unknownSystemKind(value));
   }
 }

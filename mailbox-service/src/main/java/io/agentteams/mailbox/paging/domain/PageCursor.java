@@ -1,6 +1,6 @@
 package io.agentteams.mailbox.paging.domain;
 
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.DomainFailure;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -34,15 +34,13 @@ public record PageCursor(String anchor, String fingerprint) {
   /**
    * Reads a cursor a client returned and checks that it belongs to these filters.
    *
-   * @throws ProblemException 400 {@code invalid-cursor} when it is not a cursor, 400 {@code
+   * @throws DomainFailure 400 {@code invalid-cursor} when it is not a cursor, 400 {@code
    *     cursor-filter-mismatch} when it was issued for other filters or another scope
    */
   public static PageCursor decode(String encoded, String expectedFingerprint) {
     PageCursor cursor = parse(encoded);
     if (!cursor.fingerprint.equals(expectedFingerprint)) {
-      throw ProblemException.invalid(
-          "cursor-filter-mismatch",
-          "this cursor belongs to a search with other filters; repeat the search without it");
+      throw PagingProblems.cursorFilterMismatch();
     }
     return cursor;
   }
@@ -70,7 +68,7 @@ public record PageCursor(String anchor, String fingerprint) {
   }
 
   /** A problem for a cursor whose anchor cannot be read. */
-  public static ProblemException invalid() {
-    return ProblemException.invalid("invalid-cursor", "the cursor is not one this service issued");
+  public static DomainFailure invalid() {
+    return PagingProblems.invalidCursor();
   }
 }

@@ -1,7 +1,5 @@
 package io.agentteams.mailbox.paging.domain;
 
-import io.agentteams.platform.problem.ProblemException;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,18 +24,14 @@ public record PageSize(int defaultSize, int maxSize) {
   /**
    * The size to use for a request.
    *
-   * @throws ProblemException when the requested limit is outside 1..max
+   * @throws io.agentteams.platform.problem.DomainFailure when the requested limit is outside 1..max
    */
   public int resolve(@Nullable Integer limit) {
     if (limit == null) {
       return defaultSize;
     }
     if (limit < 1 || limit > maxSize) {
-      throw new ProblemException(
-          ProblemException.Kind.INVALID,
-          "invalid-limit",
-          "limit must be between 1 and " + maxSize + ", got " + limit,
-          Map.of("min", 1, "max", maxSize, "actual", limit));
+      throw PagingProblems.invalidLimit(maxSize, limit);
     }
     return limit;
   }

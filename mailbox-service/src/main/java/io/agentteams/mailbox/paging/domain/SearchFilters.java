@@ -30,7 +30,7 @@ public record SearchFilters(
   /**
    * The filters with the query checked against its bound.
    *
-   * @throws io.agentteams.platform.problem.ProblemException when the query is too long
+   * @throws io.agentteams.platform.problem.DomainFailure when the query is too long
    */
   public static SearchFilters of(
       @Nullable String memberId,
@@ -42,8 +42,7 @@ public record SearchFilters(
     }
     for (String value : new String[] {memberId, jobId, query}) {
       if (value != null && value.indexOf('\u0000') >= 0) {
-        throw io.agentteams.platform.problem.ProblemException.invalid(
-            "nul-character", "search filters must not contain the character U+0000");
+        throw PagingProblems.nulInFilters();
       }
     }
     return new SearchFilters(memberId, jobId, query);

@@ -6,10 +6,10 @@ import io.agentteams.mailbox.paging.application.ResponseBudget;
 import io.agentteams.mailbox.paging.domain.PageCursor;
 import io.agentteams.mailbox.paging.domain.PageSize;
 import io.agentteams.mailbox.paging.domain.SearchFilters;
+import io.agentteams.mailbox.result.domain.ResultProblems;
 import io.agentteams.mailbox.result.persistence.ResultStore;
 import io.agentteams.platform.bounds.TextBound;
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.problem.ProblemException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -119,7 +119,7 @@ public class ResultQueries {
     return access
         .reader(caller, teamId)
         .then(results.find(teamId, jobId))
-        .switchIfEmpty(Mono.error(ProblemException.notFound("result", jobId)))
+        .switchIfEmpty(Mono.error(ResultProblems.resultNotFound(jobId)))
         .map(
             record ->
                 budget.fitOne(

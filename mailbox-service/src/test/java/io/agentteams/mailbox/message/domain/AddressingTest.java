@@ -3,7 +3,7 @@ package io.agentteams.mailbox.message.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.DomainFailure;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -33,24 +33,24 @@ class AddressingTest {
   void rejectsARecipientWhoIsNotAMember() {
     assertThatThrownBy(() -> Addressing.direct("ghost").recipients(Sender.owner(), ROSTER))
         .isInstanceOfSatisfying(
-            ProblemException.class, p -> assertThat(p.code()).isEqualTo("unknown-recipient"));
+            DomainFailure.class, p -> assertThat(p.code()).isEqualTo("unknown-recipient"));
   }
 
   @Test
   void rejectsAMemberWritingToItself() {
     assertThatThrownBy(() -> Addressing.direct("lead").recipients(Sender.member("lead"), ROSTER))
         .isInstanceOfSatisfying(
-            ProblemException.class, p -> assertThat(p.code()).isEqualTo("self-message"));
+            DomainFailure.class, p -> assertThat(p.code()).isEqualTo("self-message"));
   }
 
   @Test
   void rejectsNoRecipientAndBothKindsAtOnce() {
     assertThatThrownBy(() -> new Addressing(null, false).recipients(Sender.owner(), ROSTER))
         .isInstanceOfSatisfying(
-            ProblemException.class, p -> assertThat(p.code()).isEqualTo("missing-recipient"));
+            DomainFailure.class, p -> assertThat(p.code()).isEqualTo("missing-recipient"));
     assertThatThrownBy(() -> new Addressing("lead", true).recipients(Sender.owner(), ROSTER))
         .isInstanceOfSatisfying(
-            ProblemException.class, p -> assertThat(p.code()).isEqualTo("ambiguous-recipient"));
+            DomainFailure.class, p -> assertThat(p.code()).isEqualTo("ambiguous-recipient"));
   }
 
   @Test
@@ -58,6 +58,6 @@ class AddressingTest {
     assertThatThrownBy(
             () -> Addressing.everyone().recipients(Sender.member("solo"), List.of("solo")))
         .isInstanceOfSatisfying(
-            ProblemException.class, p -> assertThat(p.code()).isEqualTo("no-recipient"));
+            DomainFailure.class, p -> assertThat(p.code()).isEqualTo("no-recipient"));
   }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.problem.LimitExceededException;
-import io.agentteams.platform.problem.ProblemException;
 import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -54,7 +53,7 @@ class MessageTest {
             p -> assertThat(p.limit()).isEqualTo("mailbox.message.max-chars"));
     assertThatThrownBy(() -> compose(Sender.owner(), Addressing.everyone(), null, "a\u0000"))
         .isInstanceOfSatisfying(
-            ProblemException.class, p -> assertThat(p.code()).isEqualTo("nul-character"));
+            DomainFailure.class, p -> assertThat(p.code()).isEqualTo("nul-character"));
   }
 
   @Test
@@ -66,13 +65,13 @@ class MessageTest {
     assertThatThrownBy(
             () -> compose(Sender.member("lead"), Addressing.everyone(), SystemKind.TASK_ERROR, "x"))
         .isInstanceOfSatisfying(
-            ProblemException.class, p -> assertThat(p.code()).isEqualTo("system-kind-not-allowed"));
+            DomainFailure.class, p -> assertThat(p.code()).isEqualTo("system-kind-not-allowed"));
     assertThatThrownBy(() -> compose(Sender.system(), Addressing.everyone(), null, "x"))
         .isInstanceOfSatisfying(
-            ProblemException.class, p -> assertThat(p.code()).isEqualTo("missing-system-kind"));
+            DomainFailure.class, p -> assertThat(p.code()).isEqualTo("missing-system-kind"));
     assertThatThrownBy(() -> SystemKind.fromWire("task.bogus"))
         .isInstanceOfSatisfying(
-            ProblemException.class, p -> assertThat(p.code()).isEqualTo("unknown-system-kind"));
+            DomainFailure.class, p -> assertThat(p.code()).isEqualTo("unknown-system-kind"));
   }
 
   @Test

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.agentteams.platform.bounds.TextBound;
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.DomainFailure;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.AlphaChars;
@@ -42,8 +42,7 @@ class PageCursorTest {
         }) {
       assertThatThrownBy(() -> PageCursor.decode(cursor, expected))
           .isInstanceOfSatisfying(
-              ProblemException.class,
-              p -> assertThat(p.code()).isEqualTo("cursor-filter-mismatch"));
+              DomainFailure.class, p -> assertThat(p.code()).isEqualTo("cursor-filter-mismatch"));
     }
   }
 
@@ -52,7 +51,7 @@ class PageCursorTest {
     for (String forged : new String[] {"", "%%%", "bm90LWEtY3Vyc29y", "YzF8fA"}) {
       assertThatThrownBy(() -> PageCursor.decode(forged, "f"))
           .isInstanceOfSatisfying(
-              ProblemException.class, p -> assertThat(p.code()).isEqualTo("invalid-cursor"));
+              DomainFailure.class, p -> assertThat(p.code()).isEqualTo("invalid-cursor"));
     }
   }
 
@@ -67,7 +66,7 @@ class PageCursorTest {
 
     assertThat(sizes.resolve(null)).isEqualTo(8);
     assertThat(sizes.resolve(20)).isEqualTo(20);
-    assertThatThrownBy(() -> sizes.resolve(0)).isInstanceOf(ProblemException.class);
-    assertThatThrownBy(() -> sizes.resolve(21)).isInstanceOf(ProblemException.class);
+    assertThatThrownBy(() -> sizes.resolve(0)).isInstanceOf(DomainFailure.class);
+    assertThatThrownBy(() -> sizes.resolve(21)).isInstanceOf(DomainFailure.class);
   }
 }
