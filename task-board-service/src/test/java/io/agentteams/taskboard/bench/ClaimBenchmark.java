@@ -5,7 +5,7 @@ import io.agentteams.contracts.team.RosterMember;
 import io.agentteams.contracts.team.TeamCreated;
 import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.roster.Rosters;
 import io.agentteams.platform.test.CpuUsage;
 import io.agentteams.platform.test.Database;
@@ -344,9 +344,9 @@ public final class ClaimBenchmark {
               .claim(current.callers().get(member), current.team(), TaskId.of(id), 1)
               .map(outcome -> outcome.task().owner() != null)
               .onErrorResume(
-                  ProblemException.class,
+                  DomainFailure.class,
                   problem ->
-                      problem.kind() == ProblemException.Kind.CONFLICT
+                      problem.kind() == DomainFailure.Kind.CONFLICT
                           ? Mono.just(false)
                           : Mono.error(problem));
         }

@@ -7,10 +7,10 @@ import io.agentteams.contracts.taskboard.PlanRename;
 import io.agentteams.contracts.taskboard.PlanTask;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.outbox.Outbox;
-import io.agentteams.platform.problem.LimitExceededException;
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.taskboard.plan.domain.Plan;
 import io.agentteams.taskboard.plan.domain.PlanNormalizer;
+import io.agentteams.taskboard.plan.domain.PlanProblems;
 import io.agentteams.taskboard.plan.persistence.PlanStore;
 import io.agentteams.taskboard.task.TaskBoardProperties;
 import io.agentteams.taskboard.task.application.BoardAccess;
@@ -70,8 +70,7 @@ public class PlanCommands {
   public Mono<Imported> importPlan(
       Caller caller, UUID teamId, List<PlanNormalizer.Item> items, boolean hold) {
     if (items.size() > planMaxTasks) {
-      return Mono.error(
-          new LimitExceededException("plan.max-tasks", "tasks", planMaxTasks, items.size()));
+      return Mono.error(PlanProblems.tooManyTasks(planMaxTasks, items.size()));
     }
     return access
         .resolve(caller, teamId)
@@ -137,8 +136,7 @@ public class PlanCommands {
                     (board, now) ->
                         plans
                             .lock(teamId, planId)
-                            .switchIfEmpty(
-                                Mono.error(() -> ProblemException.notFound("plan", planId)))
+                            .switchIfEmpty(Mono.error(() -> PlanProblems.planNotFound(planId)))
                             .flatMap(
                                 plan -> {
                                   Plan approved = plan.approve(a.actor(), expectedRevision, now);
@@ -170,8 +168,8 @@ public class PlanCommands {
                                     approved.plan().revision()))
                             .then()))
         .onErrorMap(
-            e -> e instanceof ProblemException p && p.code().equals("board-not-found"),
-            e -> ProblemException.notFound("plan", planId));
+            e -> e instanceof DomainFailure f && f.code().equals("board-not-found"),
+            e -> PlanProblems.planNotFound(planId));
   }
 
   /** A plan of the team, for its members and its owner. */
@@ -179,7 +177,7 @@ public class PlanCommands {
     return access
         .resolve(caller, teamId)
         .then(plans.find(teamId, planId))
-        .switchIfEmpty(Mono.error(() -> ProblemException.notFound("plan", planId)));
+        .switchIfEmpty(Mono.error(() -> PlanProblems.planNotFound(planId)));
   }
 
   private static List<Task> tasksOf(Board board, Plan plan) {

@@ -1,11 +1,9 @@
 package io.agentteams.taskboard.plan.domain;
 
-import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.taskboard.task.domain.Actor;
 import io.agentteams.taskboard.task.domain.TaskId;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
@@ -61,26 +59,18 @@ public record Plan(
   /**
    * The team's owner approves the plan.
    *
-   * @throws ProblemException for anyone else, a stale revision or a plan that is not held
+   * @throws io.agentteams.platform.problem.DomainFailure for anyone else, a stale revision or a
+   *     plan that is not held
    */
   public Plan approve(Actor actor, long expectedRevision, Instant now) {
     if (!(actor instanceof Actor.TeamOwner owner)) {
-      throw new ProblemException(
-          ProblemException.Kind.FORBIDDEN, "owner-only", "only the team's owner approves plans");
+      throw PlanProblems.ownerOnly();
     }
     if (expectedRevision != revision) {
-      throw new ProblemException(
-          ProblemException.Kind.CONFLICT,
-          "stale-revision",
-          "plan " + id + " is at revision " + revision + ", not " + expectedRevision,
-          Map.of("expected_revision", expectedRevision, "current_revision", revision));
+      throw PlanProblems.staleRevision(id, revision, expectedRevision);
     }
     if (status != PlanStatus.AWAITING_APPROVAL) {
-      throw new ProblemException(
-          ProblemException.Kind.CONFLICT,
-          "plan-not-awaiting-approval",
-          "plan " + id + " is " + status.wire() + " and needs no approval",
-          Map.of("status", status.wire()));
+      throw PlanProblems.notAwaitingApproval(id, status);
     }
     return new Plan(
         id,

@@ -1,6 +1,5 @@
 package io.agentteams.taskboard.plan.domain;
 
-import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.taskboard.task.domain.BoardProblems;
 import io.agentteams.taskboard.task.domain.DependencyCycles;
 import io.agentteams.taskboard.task.domain.PlannedTask;
@@ -104,8 +103,8 @@ public final class PlanNormalizer {
   /**
    * Normalises a plan.
    *
-   * @throws ProblemException when a dependency names no task of the plan or the dependencies form a
-   *     cycle (naming it)
+   * @throws io.agentteams.platform.problem.DomainFailure when a dependency names no task of the
+   *     plan or the dependencies form a cycle (naming it)
    */
   public static Result normalise(List<Item> items) {
     int size = items.size();
@@ -160,15 +159,7 @@ public final class PlanNormalizer {
           target = byKey.get(reference);
         }
         if (target == null) {
-          throw new ProblemException(
-              ProblemException.Kind.INVALID,
-              "unknown-plan-dependency",
-              "plan task '"
-                  + keys[i]
-                  + "' depends on '"
-                  + raw
-                  + "', which names no task of the plan",
-              Map.of("task", keys[i], "dependency", raw));
+          throw PlanProblems.unknownDependency(keys[i], raw, "which names no task of the plan");
         }
         if (!dependencies.contains(keys[target])) {
           dependencies.add(keys[target]);

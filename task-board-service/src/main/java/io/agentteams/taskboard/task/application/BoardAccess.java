@@ -1,14 +1,14 @@
 package io.agentteams.taskboard.task.application;
 
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.roster.Roster;
 import io.agentteams.platform.roster.RosterCache;
 import io.agentteams.platform.roster.Rosters;
 import io.agentteams.taskboard.task.TaskBoardProperties;
 import io.agentteams.taskboard.task.domain.Actor;
+import io.agentteams.taskboard.task.domain.BoardProblems;
 import io.agentteams.taskboard.task.domain.TeamMembers;
-import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import org.springframework.stereotype.Component;
@@ -35,7 +35,7 @@ public class BoardAccess {
     return rosters
         .find(teamId)
         .filter(roster -> !"deleted".equals(roster.status()) && roster.ownedBy(caller.ownerId()))
-        .switchIfEmpty(Mono.error(() -> ProblemException.notFound("team", teamId)))
+        .switchIfEmpty(Mono.error(() -> DomainFailure.notFound("team", teamId)))
         .map(
             roster -> new Access(teamId, roster.ownerId(), actor(caller, roster), members(roster)));
   }
@@ -51,16 +51,9 @@ public class BoardAccess {
           return new Actor.Member(found.get().name(), found.get().lead());
         }
       }
-      throw new ProblemException(
-          ProblemException.Kind.FORBIDDEN,
-          "not-a-member",
-          member.member() + " is not a member of team " + roster.teamId(),
-          Map.of("member", member.member()));
+      throw BoardProblems.notAMember(member.member(), roster.teamId());
     }
-    throw new ProblemException(
-        ProblemException.Kind.FORBIDDEN,
-        "not-a-member",
-        "only the team's members and its owner use its task board");
+    throw BoardProblems.notOnTheBoard();
   }
 
   private static TeamMembers members(Roster roster) {

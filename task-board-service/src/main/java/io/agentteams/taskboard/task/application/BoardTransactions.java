@@ -1,8 +1,8 @@
 package io.agentteams.taskboard.task.application;
 
-import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.taskboard.task.TaskBoardProperties;
 import io.agentteams.taskboard.task.domain.Board;
+import io.agentteams.taskboard.task.domain.BoardProblems;
 import io.agentteams.taskboard.task.domain.TaskId;
 import io.agentteams.taskboard.task.messaging.TaskEvents;
 import io.agentteams.taskboard.task.persistence.TaskStore;
@@ -95,8 +95,8 @@ public class BoardTransactions {
                       Mono.error(
                           () ->
                               target == null
-                                  ? ProblemException.notFound("board", access.teamId())
-                                  : ProblemException.notFound("task", target)))
+                                  ? BoardProblems.boardNotFound(access.teamId())
+                                  : BoardProblems.taskNotFound(target)))
                   .flatMap(
                       board ->
                           change

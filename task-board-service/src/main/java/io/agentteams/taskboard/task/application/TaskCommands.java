@@ -2,11 +2,11 @@ package io.agentteams.taskboard.task.application;
 
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.DomainFailure;
-import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.taskboard.task.TaskBoardProperties;
 import io.agentteams.taskboard.task.domain.Actor;
 import io.agentteams.taskboard.task.domain.Board;
 import io.agentteams.taskboard.task.domain.BoardEvent;
+import io.agentteams.taskboard.task.domain.BoardProblems;
 import io.agentteams.taskboard.task.domain.NewTask;
 import io.agentteams.taskboard.task.domain.Task;
 import io.agentteams.taskboard.task.domain.TaskEdit;
@@ -265,9 +265,7 @@ public class TaskCommands {
   }
 
   private Mono<Task> read(UUID teamId, TaskId id) {
-    return store
-        .find(teamId, id)
-        .switchIfEmpty(Mono.error(() -> ProblemException.notFound("task", id)));
+    return store.find(teamId, id).switchIfEmpty(Mono.error(() -> BoardProblems.taskNotFound(id)));
   }
 
   /** Overlaps of the task's scopes with the team's other active tasks; none without scopes. */
@@ -335,9 +333,7 @@ public class TaskCommands {
                           ? "done"
                           : signal.getThrowable() instanceof DomainFailure failure
                               ? failure.code()
-                              : signal.getThrowable() instanceof ProblemException problem
-                                  ? problem.code()
-                                  : "error";
+                              : "error";
                   Timer.builder("agentteams.taskboard." + operation)
                       .description("Latency of task " + operation + "s by outcome")
                       .tag("outcome", outcome)

@@ -1,8 +1,8 @@
 package io.agentteams.taskboard.task.application;
 
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.taskboard.task.TaskBoardProperties;
+import io.agentteams.taskboard.task.domain.BoardProblems;
 import io.agentteams.taskboard.task.domain.Task;
 import io.agentteams.taskboard.task.domain.TaskId;
 import io.agentteams.taskboard.task.domain.TaskStatus;
@@ -45,7 +45,7 @@ public class TaskQueries {
     return access
         .resolve(caller, teamId)
         .then(store.find(teamId, id))
-        .switchIfEmpty(Mono.error(() -> ProblemException.notFound("task", id)));
+        .switchIfEmpty(Mono.error(() -> BoardProblems.taskNotFound(id)));
   }
 
   /** The board's settings (the defaults when the team has no board yet). */

@@ -1,7 +1,6 @@
 package io.agentteams.taskboard.task.domain;
 
-import io.agentteams.platform.problem.LimitExceededException;
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.taskboard.plan.domain.PlanProblems;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -382,32 +381,24 @@ public final class Board {
       Instant now) {
     Actor.Member member = requireMember(actor, "import plans");
     if (plan.isEmpty()) {
-      throw ProblemException.invalid("empty-plan", "a plan needs at least one task");
+      throw PlanProblems.emptyPlan();
     }
     Map<String, PlannedTask> byKey = new LinkedHashMap<>();
     for (PlannedTask planned : plan) {
       if (byKey.put(planned.key(), planned) != null) {
-        throw ProblemException.invalid(
-            "duplicate-plan-key", "plan key '" + planned.key() + "' is used twice");
+        throw PlanProblems.duplicateKey(planned.key());
       }
     }
     Map<String, List<String>> keyGraph = new LinkedHashMap<>();
     for (PlannedTask planned : plan) {
       for (String dependency : planned.dependencies()) {
         if (!byKey.containsKey(dependency)) {
-          throw new ProblemException(
-              ProblemException.Kind.INVALID,
-              "unknown-plan-dependency",
-              "plan task '" + planned.key() + "' depends on '" + dependency + "', not in the plan",
-              Map.of("task", planned.key(), "dependency", dependency));
+          throw PlanProblems.unknownDependency(planned.key(), dependency, "not in the plan");
         }
       }
       if (planned.dependencies().size() > limits.maxDependencies()) {
-        throw new LimitExceededException(
-            "task.max-dependencies",
-            "dependencies",
-            limits.maxDependencies(),
-            planned.dependencies().size());
+        throw BoardProblems.tooManyDependencies(
+            limits.maxDependencies(), planned.dependencies().size());
       }
       keyGraph.put(planned.key(), planned.dependencies());
     }
@@ -468,8 +459,7 @@ public final class Board {
    */
   public Consequences approvePlan(Actor actor, UUID planId, Instant now) {
     if (!(actor instanceof Actor.TeamOwner)) {
-      throw new ProblemException(
-          ProblemException.Kind.FORBIDDEN, "owner-only", "only the team's owner approves plans");
+      throw PlanProblems.ownerOnly();
     }
     for (Task task : List.copyOf(live.values())) {
       if (task.held() && task.state() == TaskState.OPEN && planId.equals(task.planId())) {
@@ -495,26 +485,12 @@ public final class Board {
       throw BoardProblems.leadOnly("change the board's settings");
     }
     if (expectedRevision != settingsRevision) {
-      throw new ProblemException(
-          ProblemException.Kind.CONFLICT,
-          "stale-revision",
-          "the board's settings are at revision " + settingsRevision + ", not " + expectedRevision,
-          Map.of("expected_revision", expectedRevision, "current_revision", settingsRevision));
+      throw BoardProblems.staleSettings(settingsRevision, expectedRevision);
     }
     if (timeout != null
         && (timeout.compareTo(limits.minClaimTimeout()) < 0
             || timeout.compareTo(limits.maxClaimTimeout()) > 0)) {
-      throw new ProblemException(
-          ProblemException.Kind.INVALID,
-          "invalid-claim-timeout",
-          "the claim time-out must be between "
-              + limits.minClaimTimeout().toSeconds()
-              + " and "
-              + limits.maxClaimTimeout().toSeconds()
-              + " seconds",
-          Map.of(
-              "min_seconds", limits.minClaimTimeout().toSeconds(),
-              "max_seconds", limits.maxClaimTimeout().toSeconds()));
+      throw BoardProblems.invalidClaimTimeout(limits.minClaimTimeout(), limits.maxClaimTimeout());
     }
     claimTimeout = timeout;
     settingsRevision++;
@@ -536,7 +512,7 @@ public final class Board {
     if (tombstone != null) {
       throw TaskProblem.deleted(tombstone);
     }
-    throw ProblemException.notFound("task", id);
+    throw BoardProblems.taskNotFound(id);
   }
 
   /** Write-scope overlaps between the task and the other active tasks. */
@@ -649,14 +625,13 @@ public final class Board {
 
   private void requireRoom(int adding, TaskLimits limits) {
     if (live.size() + adding > limits.maxTasksPerTeam()) {
-      throw new LimitExceededException(
-          "task.max-tasks-per-team", "tasks", limits.maxTasksPerTeam(), live.size() + adding);
+      throw BoardProblems.tooManyTasks(limits.maxTasksPerTeam(), live.size() + adding);
     }
   }
 
   private TaskId allocate() {
     if (nextTaskId > TaskId.MAX) {
-      throw new LimitExceededException("task.ids", "ids", TaskId.MAX, nextTaskId);
+      throw BoardProblems.outOfIds(TaskId.MAX, nextTaskId);
     }
     return TaskId.of(nextTaskId++);
   }
@@ -664,14 +639,12 @@ public final class Board {
   private List<TaskId> liveDependencies(List<Long> requested, TaskLimits limits) {
     List<Long> distinct = requested.stream().distinct().sorted().toList();
     if (distinct.size() > limits.maxDependencies()) {
-      throw new LimitExceededException(
-          "task.max-dependencies", "dependencies", limits.maxDependencies(), distinct.size());
+      throw BoardProblems.tooManyDependencies(limits.maxDependencies(), distinct.size());
     }
     List<TaskId> dependencies = new ArrayList<>();
     for (long value : distinct) {
       if (value < 1 || value > TaskId.MAX) {
-        throw ProblemException.invalid(
-            "unknown-dependency", "dependency " + value + " does not exist");
+        throw BoardProblems.noSuchDependency(value);
       }
       TaskId dependency = TaskId.of(value);
       if (!live.containsKey(dependency)) {
@@ -688,8 +661,7 @@ public final class Board {
     }
     List<WriteScope> scopes = WriteScopes.normalise(raw);
     if (scopes.size() > limits.maxWriteScopes()) {
-      throw new LimitExceededException(
-          "task.max-write-scopes", "write scopes", limits.maxWriteScopes(), scopes.size());
+      throw BoardProblems.tooManyWriteScopes(limits.maxWriteScopes(), scopes.size());
     }
     return scopes;
   }

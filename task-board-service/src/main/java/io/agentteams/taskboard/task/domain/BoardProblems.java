@@ -1,47 +1,67 @@
 package io.agentteams.taskboard.task.domain;
 
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.DomainFailure;
+import io.agentteams.platform.problem.LimitExceededException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /** Refusals that are about the board or the request rather than one existing task. */
 public final class BoardProblems {
 
   private BoardProblems() {}
 
-  public static ProblemException membersOnly(String action) {
-    return new ProblemException(
-        ProblemException.Kind.FORBIDDEN, "members-only", "only members of the team may " + action);
+  public static DomainFailure membersOnly(String action) {
+    return new DomainFailure(
+        DomainFailure.Kind.FORBIDDEN, "members-only", "only members of the team may " + action);
   }
 
-  public static ProblemException leadOnly(String action) {
-    return new ProblemException(
-        ProblemException.Kind.FORBIDDEN, "lead-only", "only the team's lead may " + action);
+  public static DomainFailure leadOnly(String action) {
+    return new DomainFailure(
+        DomainFailure.Kind.FORBIDDEN, "lead-only", "only the team's lead may " + action);
   }
 
-  public static ProblemException unknownMember(String name) {
-    return new ProblemException(
-        ProblemException.Kind.INVALID,
+  /** A member token for another team, or for a name the roster does not hold. */
+  public static DomainFailure notAMember(String member, UUID teamId) {
+    return new DomainFailure(
+        DomainFailure.Kind.FORBIDDEN,
+        "not-a-member",
+        member + " is not a member of team " + teamId,
+        Map.of("member", member));
+  }
+
+  /** A caller that is neither a member nor the owner of the team (an agent worker). */
+  public static DomainFailure notOnTheBoard() {
+    return new DomainFailure(
+        DomainFailure.Kind.FORBIDDEN,
+        "not-a-member",
+        "only the team's members and its owner use its task board");
+  }
+
+  public static DomainFailure unknownMember(String name) {
+    return new DomainFailure(
+        DomainFailure.Kind.INVALID,
         "unknown-member",
         "'" + name + "' is not a member of the team",
         Map.of("member", name));
   }
 
-  public static ProblemException unknownDependency(TaskId task, boolean deleted) {
-    return new ProblemException(
-        ProblemException.Kind.INVALID,
+  public static DomainFailure unknownDependency(TaskId task, boolean deleted) {
+    return new DomainFailure(
+        DomainFailure.Kind.INVALID,
         "unknown-dependency",
         "dependency " + task + (deleted ? " was deleted" : " does not exist"),
         Map.of("dependency", task.value(), "deleted", deleted));
   }
 
-  public static <K> ProblemException cycle(List<K> cycle) {
+  public static <K> DomainFailure cycle(List<K> cycle) {
     StringBuilder path = new StringBuilder();
     for (K node : cycle) {
       path.append(path.length() == 0 ? "" : " -> ").append(node);
     }
-    return new ProblemException(
-        ProblemException.Kind.INVALID,
+    return new DomainFailure(
+        DomainFailure.Kind.INVALID,
         "dependency-cycle",
         "the dependencies would form a cycle: " + path,
         Map.of("cycle", cycle.stream().map(BoardProblems::wire).toList()));
@@ -49,5 +69,72 @@ public final class BoardProblems {
 
   private static Object wire(Object node) {
     return node instanceof TaskId id ? id.value() : node.toString();
+  }
+
+  public static DomainFailure boardNotFound(UUID teamId) {
+    return DomainFailure.notFound("board", teamId);
+  }
+
+  public static DomainFailure taskNotFound(Object id) {
+    return DomainFailure.notFound("task", id);
+  }
+
+  /** A dependency id outside the ids a task can have. */
+  public static DomainFailure noSuchDependency(long value) {
+    return DomainFailure.invalid("unknown-dependency", "dependency " + value + " does not exist");
+  }
+
+  public static DomainFailure invalidPercent(int percent) {
+    return new DomainFailure(
+        DomainFailure.Kind.INVALID,
+        "invalid-percent",
+        "percent must be between 0 and 100, got " + percent,
+        Map.of("percent", percent));
+  }
+
+  public static DomainFailure invalidWriteScope(String raw, String why) {
+    return new DomainFailure(
+        DomainFailure.Kind.INVALID,
+        "invalid-write-scope",
+        "write scope '" + raw + "' " + why,
+        Map.of("write_scope", raw));
+  }
+
+  /** The caller changed the board's settings from a revision that is no longer current. */
+  public static DomainFailure staleSettings(long current, long expected) {
+    return new DomainFailure(
+        DomainFailure.Kind.CONFLICT,
+        "stale-revision",
+        "the board's settings are at revision " + current + ", not " + expected,
+        Map.of("expected_revision", expected, "current_revision", current));
+  }
+
+  public static DomainFailure invalidClaimTimeout(Duration min, Duration max) {
+    return new DomainFailure(
+        DomainFailure.Kind.INVALID,
+        "invalid-claim-timeout",
+        "the claim time-out must be between "
+            + min.toSeconds()
+            + " and "
+            + max.toSeconds()
+            + " seconds",
+        Map.of("min_seconds", min.toSeconds(), "max_seconds", max.toSeconds()));
+  }
+
+  public static LimitExceededException tooManyTasks(int max, long actual) {
+    return new LimitExceededException("task.max-tasks-per-team", "tasks", max, actual);
+  }
+
+  /** The board gave out every task id there is. */
+  public static LimitExceededException outOfIds(long max, long next) {
+    return new LimitExceededException("task.ids", "ids", max, next);
+  }
+
+  public static LimitExceededException tooManyDependencies(int max, int actual) {
+    return new LimitExceededException("task.max-dependencies", "dependencies", max, actual);
+  }
+
+  public static LimitExceededException tooManyWriteScopes(int max, int actual) {
+    return new LimitExceededException("task.max-write-scopes", "write scopes", max, actual);
   }
 }

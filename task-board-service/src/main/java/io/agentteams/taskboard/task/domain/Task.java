@@ -3,7 +3,6 @@ package io.agentteams.taskboard.task.domain;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -313,11 +312,7 @@ public final class Task {
   public record Progress(@Nullable String phase, int percent) {
     public Progress {
       if (percent < 0 || percent > 100) {
-        throw new io.agentteams.platform.problem.ProblemException(
-            io.agentteams.platform.problem.ProblemException.Kind.INVALID,
-            "invalid-percent",
-            "percent must be between 0 and 100, got " + percent,
-            Map.of("percent", percent));
+        throw BoardProblems.invalidPercent(percent);
       }
     }
   }

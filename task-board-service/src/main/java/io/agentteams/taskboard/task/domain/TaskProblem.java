@@ -1,6 +1,6 @@
 package io.agentteams.taskboard.task.domain;
 
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.DomainFailure;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -8,7 +8,7 @@ import java.util.Map;
  * A refusal about one task that carries the task as it is now, so the caller can re-read and decide
  * again without another request (a stale revision answers with the current task).
  */
-public final class TaskProblem extends ProblemException {
+public final class TaskProblem extends DomainFailure {
 
   private final Task current;
 
@@ -128,7 +128,7 @@ public final class TaskProblem extends ProblemException {
         current);
   }
 
-  /** Problem properties must not hold null (the platform copies them with {@code Map.copyOf}). */
+  /** An owner is named only when the task has one. */
   private static void putOwner(Map<String, Object> properties, Task current) {
     if (current.owner() != null) {
       properties.put("owner", current.owner());

@@ -1,9 +1,7 @@
 package io.agentteams.taskboard.task.domain;
 
-import io.agentteams.platform.problem.ProblemException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A normalised path prefix a task intends to write: {@code /} followed by segments joined with
@@ -22,13 +20,13 @@ public record WriteScope(String path) implements Comparable<WriteScope> {
    * Normalises a path as a client wrote it: backslashes become slashes, empty and {@code .}
    * segments disappear, a leading slash is implied.
    *
-   * @throws ProblemException when the path is blank, climbs with {@code ..} or holds control
-   *     characters
+   * @throws io.agentteams.platform.problem.DomainFailure when the path is blank, climbs with {@code
+   *     ..} or holds control characters
    */
   public static WriteScope normalise(String raw) {
     String trimmed = raw.strip();
     if (trimmed.isEmpty()) {
-      throw invalid(raw, "is blank");
+      throw BoardProblems.invalidWriteScope(raw, "is blank");
     }
     List<String> segments = new ArrayList<>();
     for (String segment : trimmed.replace('\\', '/').split("/")) {
@@ -36,10 +34,10 @@ public record WriteScope(String path) implements Comparable<WriteScope> {
         continue;
       }
       if (segment.equals("..")) {
-        throw invalid(raw, "climbs out with '..'");
+        throw BoardProblems.invalidWriteScope(raw, "climbs out with '..'");
       }
       if (segment.chars().anyMatch(Character::isISOControl)) {
-        throw invalid(raw, "holds a control character");
+        throw BoardProblems.invalidWriteScope(raw, "holds a control character");
       }
       segments.add(segment);
     }
@@ -72,13 +70,5 @@ public record WriteScope(String path) implements Comparable<WriteScope> {
   @Override
   public String toString() {
     return path;
-  }
-
-  private static ProblemException invalid(String raw, String why) {
-    return new ProblemException(
-        ProblemException.Kind.INVALID,
-        "invalid-write-scope",
-        "write scope '" + raw + "' " + why,
-        Map.of("write_scope", raw));
   }
 }

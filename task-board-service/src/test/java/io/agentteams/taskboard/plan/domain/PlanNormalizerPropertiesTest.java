@@ -2,7 +2,7 @@ package io.agentteams.taskboard.plan.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.taskboard.task.domain.PlannedTask;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -28,7 +28,7 @@ class PlanNormalizerPropertiesTest {
     PlanNormalizer.Result result;
     try {
       result = PlanNormalizer.normalise(plan);
-    } catch (ProblemException refused) {
+    } catch (DomainFailure refused) {
       Statistics.label("outcome").collect(refused.code());
       assertThat(refused.code()).isIn("dependency-cycle", "unknown-plan-dependency");
       return;
@@ -53,7 +53,7 @@ class PlanNormalizerPropertiesTest {
     PlanNormalizer.Result first;
     try {
       first = PlanNormalizer.normalise(plan);
-    } catch (ProblemException refused) {
+    } catch (DomainFailure refused) {
       return;
     }
     List<PlanNormalizer.Item> again = new ArrayList<>();

@@ -3,7 +3,7 @@ package io.agentteams.taskboard.plan.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.taskboard.task.domain.PlannedTask;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -54,7 +54,7 @@ class PlanNormalizerTest {
   @Test
   void refusesADependencyThatNamesNoTaskOfThePlan() {
     assertThatThrownBy(() -> PlanNormalizer.normalise(List.of(item("a", "ghost"))))
-        .isInstanceOf(ProblemException.class)
+        .isInstanceOf(DomainFailure.class)
         .hasMessageContaining("'a' depends on 'ghost'");
   }
 
@@ -62,13 +62,13 @@ class PlanNormalizerTest {
   void refusesACycleNamingIt() {
     assertThatThrownBy(
             () -> PlanNormalizer.normalise(List.of(item("a", "c"), item("b", "a"), item("c", "b"))))
-        .isInstanceOf(ProblemException.class)
+        .isInstanceOf(DomainFailure.class)
         .satisfies(
             e -> {
-              ProblemException problem = (ProblemException) e;
+              DomainFailure problem = (DomainFailure) e;
               assertThat(problem.code()).isEqualTo("dependency-cycle");
               assertThat(problem.detail()).contains("a -> c -> b -> a");
-              assertThat(problem.properties().get("cycle")).isEqualTo(List.of("a", "c", "b", "a"));
+              assertThat(problem.parameters().get("cycle")).isEqualTo(List.of("a", "c", "b", "a"));
             });
   }
 }

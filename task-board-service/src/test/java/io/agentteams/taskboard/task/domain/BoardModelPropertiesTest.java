@@ -3,7 +3,7 @@ package io.agentteams.taskboard.task.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentteams.platform.bounds.TextBound;
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.DomainFailure;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -168,7 +168,7 @@ class BoardModelPropertiesTest {
         default -> throw new IllegalStateException();
       }
       return true;
-    } catch (ProblemException refused) {
+    } catch (DomainFailure refused) {
       return false;
     }
   }

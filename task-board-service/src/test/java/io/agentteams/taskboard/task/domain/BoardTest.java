@@ -3,7 +3,7 @@ package io.agentteams.taskboard.task.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.DomainFailure;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -103,7 +103,7 @@ class BoardTest {
                     new TaskEdit(null, null, List.of(c.id().value()), null),
                     BoardModelPropertiesTest.LIMITS,
                     T0))
-        .isInstanceOf(ProblemException.class)
+        .isInstanceOf(DomainFailure.class)
         .hasMessageContaining("1 -> 3 -> 2 -> 1");
     assertThat(board.require(a.id()).dependencies()).isEmpty();
   }
@@ -121,7 +121,7 @@ class BoardTest {
         .isEqualTo(new BlockedReason(BlockedReason.Kind.DEPENDENCY_MISSING, a.id()));
     assertThat(next.id()).isEqualTo(TaskId.of(3));
     assertThatThrownBy(() -> create(LEAD, a.id().value()))
-        .isInstanceOf(ProblemException.class)
+        .isInstanceOf(DomainFailure.class)
         .hasMessage("dependency 1 was deleted");
     assertThatThrownBy(() -> board.claim(ANA, a.id(), tombstone.revision(), T0))
         .isInstanceOf(TaskProblem.class)
@@ -137,14 +137,14 @@ class BoardTest {
             () ->
                 board.reassign(
                     ANA, task.id(), task.revision(), "ben", BoardModelPropertiesTest.TEAM, T0))
-        .isInstanceOf(ProblemException.class)
-        .extracting(e -> ((ProblemException) e).code())
+        .isInstanceOf(DomainFailure.class)
+        .extracting(e -> ((DomainFailure) e).code())
         .isEqualTo("lead-only");
     Task assigned =
         board.reassign(LEAD, task.id(), task.revision(), "ben", BoardModelPropertiesTest.TEAM, T0);
     assertThat(assigned.owner()).isEqualTo("ben");
     assertThatThrownBy(() -> board.claim(ANA, task.id(), assigned.revision(), T0))
-        .extracting(e -> ((ProblemException) e).code())
+        .extracting(e -> ((DomainFailure) e).code())
         .isEqualTo("task-owned");
   }
 
@@ -153,10 +153,10 @@ class BoardTest {
     Task task = create(ANA);
 
     assertThatThrownBy(() -> board.claim(OWNER, task.id(), task.revision(), T0))
-        .extracting(e -> ((ProblemException) e).code())
+        .extracting(e -> ((DomainFailure) e).code())
         .isEqualTo("members-only");
     assertThatThrownBy(() -> board.delete(OWNER, task.id(), task.revision(), T0))
-        .extracting(e -> ((ProblemException) e).code())
+        .extracting(e -> ((DomainFailure) e).code())
         .isEqualTo("members-only");
   }
 
@@ -172,7 +172,7 @@ class BoardTest {
     assertThat(recovered).extracting(Task::status).containsExactly(TaskStatus.READY);
     assertThat(recovered.get(0).owner()).isNull();
     assertThatThrownBy(() -> board.heartbeat(BEN, task.id(), beat.revision(), null, T0))
-        .extracting(e -> ((ProblemException) e).code())
+        .extracting(e -> ((DomainFailure) e).code())
         .isEqualTo("not-task-owner");
     assertThatThrownBy(
             () ->
@@ -183,7 +183,7 @@ class BoardTest {
                     "late",
                     BoardModelPropertiesTest.LIMITS,
                     T0))
-        .extracting(e -> ((ProblemException) e).code())
+        .extracting(e -> ((DomainFailure) e).code())
         .isEqualTo("not-task-owner");
   }
 
@@ -210,7 +210,7 @@ class BoardTest {
         .isInstanceOfSatisfying(
             TaskProblem.class,
             problem -> {
-              assertThat(problem.kind()).isEqualTo(ProblemException.Kind.CONFLICT);
+              assertThat(problem.kind()).isEqualTo(DomainFailure.Kind.CONFLICT);
               assertThat(problem.current().title()).isEqualTo("renamed");
               assertThat(problem.current().revision()).isEqualTo(2);
             });

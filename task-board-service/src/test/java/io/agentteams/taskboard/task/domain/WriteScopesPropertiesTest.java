@@ -3,7 +3,7 @@ package io.agentteams.taskboard.task.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.DomainFailure;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -74,11 +74,11 @@ class WriteScopesPropertiesTest {
   @Example
   void refusesPathsThatClimbOutOrAreBlank() {
     assertThatThrownBy(() -> WriteScope.normalise("src/../../etc"))
-        .isInstanceOf(ProblemException.class)
+        .isInstanceOf(DomainFailure.class)
         .hasMessageContaining("'..'");
     assertThatThrownBy(() -> WriteScope.normalise("  "))
-        .isInstanceOf(ProblemException.class)
-        .extracting(e -> ((ProblemException) e).code())
+        .isInstanceOf(DomainFailure.class)
+        .extracting(e -> ((DomainFailure) e).code())
         .isEqualTo("invalid-write-scope");
   }
 
