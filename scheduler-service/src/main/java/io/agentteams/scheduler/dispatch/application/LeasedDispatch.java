@@ -2,7 +2,6 @@ package io.agentteams.scheduler.dispatch.application;
 
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.PublicTokens;
-import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.dispatch.domain.AgentKey;
 import io.agentteams.scheduler.dispatch.domain.Offer;
@@ -12,6 +11,7 @@ import io.agentteams.scheduler.job.application.JobTransitions;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.JobChange;
 import io.agentteams.scheduler.job.domain.JobLimits;
+import io.agentteams.scheduler.job.domain.JobProblems;
 import io.agentteams.scheduler.job.domain.JobState;
 import io.agentteams.scheduler.job.persistence.JobStore;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -92,7 +92,7 @@ public class LeasedDispatch implements DispatchPort {
             jobId,
             (job, now) -> {
               if (!job.runsOn(worker.ownerId(), worker.agentId())) {
-                throw ProblemException.notFound("job", jobId);
+                throw JobProblems.jobNotFound(jobId);
               }
               JobState before = job.state();
               JobChange change = report.applyTo(job, now, limits);

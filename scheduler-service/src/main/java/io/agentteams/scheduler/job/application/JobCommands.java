@@ -1,7 +1,7 @@
 package io.agentteams.scheduler.job.application;
 
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.roster.Rosters;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.job.domain.Answer;
@@ -9,6 +9,7 @@ import io.agentteams.scheduler.job.domain.InputKind;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.JobKind;
 import io.agentteams.scheduler.job.domain.JobLimits;
+import io.agentteams.scheduler.job.domain.JobProblems;
 import io.agentteams.scheduler.job.persistence.JobStore;
 import java.util.HashMap;
 import java.util.List;
@@ -45,7 +46,7 @@ public class JobCommands {
   public Mono<Job> find(Caller.Owner owner, UUID jobId) {
     return jobs.find(jobId)
         .filter(job -> job.spec().ownerId().equals(owner.ownerId()))
-        .switchIfEmpty(Mono.error(() -> ProblemException.notFound("job", jobId)));
+        .switchIfEmpty(Mono.error(() -> JobProblems.jobNotFound(jobId)));
   }
 
   /**
@@ -56,9 +57,7 @@ public class JobCommands {
       Caller.Owner owner, UUID jobId, @Nullable String text, @Nullable String json) {
     Answer answer;
     if ((text == null) == (json == null)) {
-      return Mono.error(
-          ProblemException.invalid(
-              "answer-shape", "answer with either text (clarification) or response (interrupt)"));
+      return Mono.error(JobProblems.answerShape());
     }
     answer =
         text != null
@@ -85,7 +84,7 @@ public class JobCommands {
     return rosters
         .find(teamId)
         .filter(roster -> roster.ownedBy(owner.ownerId()))
-        .switchIfEmpty(Mono.error(() -> ProblemException.notFound("team", teamId)))
+        .switchIfEmpty(Mono.error(() -> DomainFailure.notFound("team", teamId)))
         .then(jobs.teamVersion(teamId))
         .flatMap(
             version ->

@@ -1,13 +1,14 @@
 package io.agentteams.scheduler.job.application;
 
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.roster.Roster;
 import io.agentteams.platform.roster.Rosters;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.job.domain.BudgetLimits;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.JobLimits;
+import io.agentteams.scheduler.job.domain.JobProblems;
 import io.agentteams.scheduler.job.domain.JobSpec;
 import io.agentteams.scheduler.job.domain.MemberRef;
 import io.agentteams.scheduler.job.domain.RequestFingerprint;
@@ -20,7 +21,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -132,16 +132,10 @@ public class JobRequests {
       @Nullable String text,
       @Nullable String key) {
     if (!member.teamId().equals(teamId)) {
-      return Mono.error(
-          new ProblemException(
-              ProblemException.Kind.FORBIDDEN,
-              "other-team",
-              "a member token acts only within its own team"));
+      return Mono.error(JobProblems.otherTeam());
     }
     if (recipients.size() != 1) {
-      return Mono.error(
-          ProblemException.invalid(
-              "one-recipient", "a member hands work to exactly one other member"));
+      return Mono.error(JobProblems.oneRecipient());
     }
     String input = limits.input().checkNotBlank(text);
     String idempotencyKey = checkKey(key);
@@ -151,17 +145,11 @@ public class JobRequests {
               Roster.Member self =
                   roster
                       .member(member.member())
-                      .orElseThrow(
-                          () ->
-                              new ProblemException(
-                                  ProblemException.Kind.FORBIDDEN,
-                                  "not-a-member",
-                                  member.member() + " is not a member of team " + teamId));
+                      .orElseThrow(() -> JobProblems.notAMember(member.member(), teamId));
               MemberRef from = new MemberRef(self.name(), self.agentId(), self.conversationId());
               MemberRef target = targets(roster, recipients).get(0);
               if (target.name().equals(from.name())) {
-                throw ProblemException.invalid(
-                    "handoff-to-self", "a member cannot hand work to itself");
+                throw JobProblems.handoffToSelf();
               }
               return executing(member)
                   .map(Optional::of)
@@ -239,12 +227,7 @@ public class JobRequests {
         .flatMap(
             earlier -> {
               if (!earlier.equals(fingerprint)) {
-                return Mono.error(
-                    new ProblemException(
-                        ProblemException.Kind.CONFLICT,
-                        "idempotency-key-reused",
-                        "idempotency key '" + key + "' was used for a different request",
-                        Map.of("idempotency_key", key)));
+                return Mono.error(JobProblems.idempotencyKeyReused(key));
               }
               return jobs.findByKey(teamId, scope, key)
                   .collectList()
@@ -285,13 +268,7 @@ public class JobRequests {
             job ->
                 job.spec().teamId().equals(member.teamId())
                     && job.spec().target().name().equals(member.member()))
-        .switchIfEmpty(
-            Mono.error(
-                () ->
-                    new ProblemException(
-                        ProblemException.Kind.FORBIDDEN,
-                        "not-your-job",
-                        "the token's job " + jobId + " is not run by " + member.member())));
+        .switchIfEmpty(Mono.error(() -> JobProblems.notYourJob(jobId, member.member())));
   }
 
   /** The team's roster when the caller's owner owns it; otherwise not found. */
@@ -299,15 +276,11 @@ public class JobRequests {
     return rosters
         .find(teamId)
         .filter(roster -> roster.ownedBy(caller.ownerId()))
-        .switchIfEmpty(Mono.error(() -> ProblemException.notFound("team", teamId)))
+        .switchIfEmpty(Mono.error(() -> DomainFailure.notFound("team", teamId)))
         .map(
             roster -> {
               if ("deleted".equals(roster.status()) || "failed".equals(roster.status())) {
-                throw new ProblemException(
-                    ProblemException.Kind.CONFLICT,
-                    "team-not-active",
-                    "team " + teamId + " is " + roster.status() + " and accepts no requests",
-                    Map.of("status", roster.status()));
+                throw JobProblems.teamNotActive(teamId, roster.status());
               }
               return roster;
             });
@@ -315,23 +288,15 @@ public class JobRequests {
 
   private static List<MemberRef> targets(Roster roster, List<String> recipients) {
     if (recipients.isEmpty()) {
-      throw ProblemException.invalid("no-recipients", "select at least one recipient");
+      throw JobProblems.noRecipients();
     }
     if (new HashSet<>(recipients).size() != recipients.size()) {
-      throw ProblemException.invalid("duplicate-recipient", "a recipient is selected twice");
+      throw JobProblems.duplicateRecipient();
     }
     List<MemberRef> targets = new ArrayList<>();
     for (String name : recipients) {
       Roster.Member member =
-          roster
-              .member(name)
-              .orElseThrow(
-                  () ->
-                      new ProblemException(
-                          ProblemException.Kind.INVALID,
-                          "unknown-member",
-                          "team " + roster.teamId() + " has no member '" + name + "'",
-                          Map.of("member", String.valueOf(name))));
+          roster.member(name).orElseThrow(() -> JobProblems.unknownMember(roster.teamId(), name));
       targets.add(new MemberRef(member.name(), member.agentId(), member.conversationId()));
     }
     return targets;

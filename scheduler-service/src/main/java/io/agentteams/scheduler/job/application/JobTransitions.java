@@ -1,10 +1,10 @@
 package io.agentteams.scheduler.job.application;
 
-import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.JobChange;
 import io.agentteams.scheduler.job.domain.JobLimits;
+import io.agentteams.scheduler.job.domain.JobProblems;
 import io.agentteams.scheduler.job.messaging.JobEvents;
 import io.agentteams.scheduler.job.persistence.JobStore;
 import io.agentteams.scheduler.job.persistence.QuotaStore;
@@ -61,7 +61,7 @@ public class JobTransitions {
   public Mono<Job> apply(UUID jobId, Transition transition) {
     return transactions.transactional(
         jobs.lock(jobId)
-            .switchIfEmpty(Mono.error(() -> ProblemException.notFound("job", jobId)))
+            .switchIfEmpty(Mono.error(() -> JobProblems.jobNotFound(jobId)))
             .flatMap(job -> applyLocked(job, transition)));
   }
 

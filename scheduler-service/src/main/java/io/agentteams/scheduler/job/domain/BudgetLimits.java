@@ -32,12 +32,12 @@ public record BudgetLimits(
   public Optional<LimitExceededException> exhausted(Usage chain, Usage owner) {
     if (chainTokens > 0 && chain.tokens() >= chainTokens) {
       return Optional.of(
-          new LimitExceededException(
+          JobProblems.budgetExhausted(
               "scheduler.budget.chain-tokens", "tokens", chainTokens, chain.tokens()));
     }
     if (chainCostUnits > 0 && chain.costUnits() >= chainCostUnits) {
       return Optional.of(
-          new LimitExceededException(
+          JobProblems.budgetExhausted(
               "scheduler.budget.chain-cost-units",
               "cost-units",
               chainCostUnits,
@@ -45,12 +45,12 @@ public record BudgetLimits(
     }
     if (ownerTokens > 0 && owner.tokens() >= ownerTokens) {
       return Optional.of(
-          new LimitExceededException(
+          JobProblems.budgetExhausted(
               "scheduler.budget.owner-tokens", "tokens", ownerTokens, owner.tokens()));
     }
     if (ownerCostUnits > 0 && owner.costUnits() >= ownerCostUnits) {
       return Optional.of(
-          new LimitExceededException(
+          JobProblems.budgetExhausted(
               "scheduler.budget.owner-cost-units",
               "cost-units",
               ownerCostUnits,

@@ -1,6 +1,5 @@
 package io.agentteams.scheduler.job.domain;
 
-import io.agentteams.platform.problem.ProblemException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -295,16 +294,7 @@ public final class Job {
   public @Nullable JobChange answer(Answer given, long nextQueuePosition, Instant now) {
     if (state == JobState.WAITING_INPUT) {
       if (question == null || question.kind() != given.kind()) {
-        throw ProblemException.invalid(
-            "answer-kind-mismatch",
-            "job "
-                + id()
-                + " asked a "
-                + (question == null ? "question" : question.kind().wire())
-                + "; answer it with "
-                + (question != null && question.kind() == InputKind.INTERRUPT
-                    ? "a JSON response"
-                    : "text"));
+        throw JobProblems.answerKindMismatch(id(), question);
       }
       answer = given;
       resume = true;

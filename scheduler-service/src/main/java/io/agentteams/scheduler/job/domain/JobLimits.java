@@ -1,7 +1,6 @@
 package io.agentteams.scheduler.job.domain;
 
 import io.agentteams.platform.bounds.TextBound;
-import io.agentteams.platform.problem.LimitExceededException;
 import java.util.Objects;
 
 /**
@@ -52,16 +51,14 @@ public record JobLimits(
    */
   public void checkTeamRequests(int teamRequests, int adding) {
     if (teamRequests + adding > teamMaxRequests) {
-      throw new LimitExceededException(
-          "scheduler.team-max-requests", "requests", teamMaxRequests, teamRequests + adding);
+      throw JobProblems.teamRequests(teamMaxRequests, teamRequests + adding);
     }
   }
 
   /** Refuses one more request in a chain that holds {@code chainRequests}. */
   public void checkChainRequests(int chainRequests) {
     if (chainRequests + 1 > chainMaxRequests) {
-      throw new LimitExceededException(
-          "scheduler.chain-max-requests", "requests", chainMaxRequests, chainRequests + 1);
+      throw JobProblems.chainRequests(chainMaxRequests, chainRequests + 1);
     }
   }
 
@@ -92,7 +89,7 @@ public record JobLimits(
     // measure() also refuses unpaired surrogates, which have no UTF-8 form.
     int bytes = TextBound.measure(limit, json).bytes();
     if (bytes > max) {
-      throw new LimitExceededException(limit, "bytes", max, bytes);
+      throw JobProblems.jsonTooLarge(limit, max, bytes);
     }
   }
 }

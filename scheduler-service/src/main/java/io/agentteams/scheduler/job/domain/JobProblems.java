@@ -1,30 +1,140 @@
 package io.agentteams.scheduler.job.domain;
 
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.DomainFailure;
+import io.agentteams.platform.problem.LimitExceededException;
 import java.util.Map;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
-/** The named refusals of job transitions. */
+/** The named refusals of requests, hand-offs and job transitions. */
 public final class JobProblems {
 
   private JobProblems() {}
 
   /** A report carried a lease token that is not the job's current one. */
-  public static ProblemException staleLease(UUID jobId) {
-    return new ProblemException(
-        ProblemException.Kind.CONFLICT,
+  public static DomainFailure staleLease(UUID jobId) {
+    return new DomainFailure(
+        DomainFailure.Kind.CONFLICT,
         "stale-lease",
         "job " + jobId + " is leased under another token; this report is refused",
         Map.of("job_id", jobId.toString()));
   }
 
   /** A change that the job's state does not allow. */
-  public static ProblemException wrongState(UUID jobId, JobState state, String what) {
+  public static DomainFailure wrongState(UUID jobId, JobState state, String what) {
     String code = state.finished() ? "job-finished" : "job-state-conflict";
-    return new ProblemException(
-        ProblemException.Kind.CONFLICT,
+    return new DomainFailure(
+        DomainFailure.Kind.CONFLICT,
         code,
         "job " + jobId + " is " + state.wire() + " and cannot " + what,
         Map.of("job_id", jobId.toString(), "state", state.wire()));
+  }
+
+  /** The job does not exist, or the caller may not know that it exists. */
+  public static DomainFailure jobNotFound(UUID jobId) {
+    return DomainFailure.notFound("job", jobId);
+  }
+
+  /** An answer of the other kind than the question asked for. */
+  public static DomainFailure answerKindMismatch(UUID jobId, @Nullable Question question) {
+    return DomainFailure.invalid(
+        "answer-kind-mismatch",
+        "job "
+            + jobId
+            + " asked a "
+            + (question == null ? "question" : question.kind().wire())
+            + "; answer it with "
+            + (question != null && question.kind() == InputKind.INTERRUPT
+                ? "a JSON response"
+                : "text"));
+  }
+
+  public static DomainFailure answerShape() {
+    return DomainFailure.invalid(
+        "answer-shape", "answer with either text (clarification) or response (interrupt)");
+  }
+
+  public static LimitExceededException teamRequests(int max, int actual) {
+    return new LimitExceededException("scheduler.team-max-requests", "requests", max, actual);
+  }
+
+  public static LimitExceededException chainRequests(int max, int actual) {
+    return new LimitExceededException("scheduler.chain-max-requests", "requests", max, actual);
+  }
+
+  /** A JSON answer or question over its limit, named by the limit's configuration name. */
+  public static LimitExceededException jsonTooLarge(String limit, int max, int bytes) {
+    return new LimitExceededException(limit, "bytes", max, bytes);
+  }
+
+  /** A used-up budget, named by the budget's configuration name. */
+  public static LimitExceededException budgetExhausted(
+      String budget, String unit, long max, long used) {
+    return new LimitExceededException(budget, unit, max, used);
+  }
+
+  /** A member token acts only within its own team. */
+  public static DomainFailure otherTeam() {
+    return new DomainFailure(
+        DomainFailure.Kind.FORBIDDEN, "other-team", "a member token acts only within its own team");
+  }
+
+  /** A member token whose name is not on the team's roster. */
+  public static DomainFailure notAMember(String member, UUID teamId) {
+    return new DomainFailure(
+        DomainFailure.Kind.FORBIDDEN,
+        "not-a-member",
+        member + " is not a member of team " + teamId);
+  }
+
+  /** A failed or deleted team accepts no requests. */
+  public static DomainFailure teamNotActive(UUID teamId, String status) {
+    return new DomainFailure(
+        DomainFailure.Kind.CONFLICT,
+        "team-not-active",
+        "team " + teamId + " is " + status + " and accepts no requests",
+        Map.of("status", status));
+  }
+
+  public static DomainFailure oneRecipient() {
+    return DomainFailure.invalid(
+        "one-recipient", "a member hands work to exactly one other member");
+  }
+
+  public static DomainFailure handoffToSelf() {
+    return DomainFailure.invalid("handoff-to-self", "a member cannot hand work to itself");
+  }
+
+  public static DomainFailure noRecipients() {
+    return DomainFailure.invalid("no-recipients", "select at least one recipient");
+  }
+
+  public static DomainFailure duplicateRecipient() {
+    return DomainFailure.invalid("duplicate-recipient", "a recipient is selected twice");
+  }
+
+  public static DomainFailure unknownMember(UUID teamId, String name) {
+    return new DomainFailure(
+        DomainFailure.Kind.INVALID,
+        "unknown-member",
+        "team " + teamId + " has no member '" + name + "'",
+        Map.of("member", String.valueOf(name)));
+  }
+
+  /** An idempotency key that an earlier, different request used. */
+  public static DomainFailure idempotencyKeyReused(String key) {
+    return new DomainFailure(
+        DomainFailure.Kind.CONFLICT,
+        "idempotency-key-reused",
+        "idempotency key '" + key + "' was used for a different request",
+        Map.of("idempotency_key", key));
+  }
+
+  /** A member token minted for a job that the member does not run. */
+  public static DomainFailure notYourJob(UUID jobId, String member) {
+    return new DomainFailure(
+        DomainFailure.Kind.FORBIDDEN,
+        "not-your-job",
+        "the token's job " + jobId + " is not run by " + member);
   }
 }

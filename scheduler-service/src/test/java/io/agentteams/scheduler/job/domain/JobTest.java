@@ -3,7 +3,7 @@ package io.agentteams.scheduler.job.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.DomainFailure;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -33,7 +33,7 @@ class JobTest {
   private static String code(Runnable action) {
     try {
       action.run();
-    } catch (ProblemException e) {
+    } catch (DomainFailure e) {
       return e.code();
     }
     throw new AssertionError("no problem raised");
@@ -139,9 +139,9 @@ class JobTest {
     assertThat(asked.releasedSlot()).isTrue();
     assertThat(job.requireInput("t1", question, null, T0.plusSeconds(6))).as("a retry").isNull();
 
-    ProblemException mismatch =
+    DomainFailure mismatch =
         org.junit.jupiter.api.Assertions.assertThrows(
-            ProblemException.class,
+            DomainFailure.class,
             () -> job.answer(new Answer(InputKind.INTERRUPT, "{}"), 7, T0.plusSeconds(7)));
     assertThat(mismatch.code()).isEqualTo("answer-kind-mismatch");
     Answer answer = new Answer(InputKind.CLARIFICATION, "The first");
