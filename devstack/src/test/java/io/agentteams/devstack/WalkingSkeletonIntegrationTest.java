@@ -84,7 +84,7 @@ class WalkingSkeletonIntegrationTest {
                 .atMost(Duration.ofSeconds(30))
                 .until(
                     () -> rosters(service).find(teamId).block(),
-                    r -> r != null && r.status().equals("ready"));
+                    r -> r != null && r.status().wire().equals("ready"));
         assertThat(roster.ownerId()).isEqualTo("alice");
         assertThat(roster.members())
             .extracting(Roster.Member::name)

@@ -1,6 +1,6 @@
 /**
- * Who may touch which team's mailbox, decided on every call from the verified caller and this
- * service's roster projection.
+ * Who may touch which team's mailbox: the policies this service asks the platform's team access to
+ * apply, and the refusals its API has always answered with.
  */
 @NullMarked
 package io.agentteams.mailbox.access;

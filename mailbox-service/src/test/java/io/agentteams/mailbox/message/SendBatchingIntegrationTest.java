@@ -7,7 +7,6 @@ import io.agentteams.contracts.mailbox.MessageDelivered;
 import io.agentteams.contracts.mailbox.MessageQueued;
 import io.agentteams.mailbox.MailboxProperties;
 import io.agentteams.mailbox.MailboxServiceTest;
-import io.agentteams.mailbox.access.TeamAccess;
 import io.agentteams.mailbox.message.application.MessageSending;
 import io.agentteams.mailbox.message.application.SendBatcher;
 import io.agentteams.mailbox.message.application.SendRequest;
@@ -20,6 +19,7 @@ import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.outbox.Outbox;
 import io.agentteams.platform.problem.DomainFailure;
+import io.agentteams.platform.roster.RosterAccess;
 import io.agentteams.platform.roster.Rosters;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -74,7 +74,7 @@ class SendBatchingIntegrationTest {
   @Autowired MessageSending sending;
   @Autowired MessageStore store;
   @Autowired Outbox outbox;
-  @Autowired TeamAccess access;
+  @Autowired RosterAccess access;
   @Autowired MailboxProperties properties;
   @Autowired ObservationRegistry observations;
 

@@ -1,9 +1,10 @@
 package io.agentteams.gateway.context;
 
+import io.agentteams.gateway.access.GatewayPolicies;
 import io.agentteams.gateway.identity.TeamDirectory;
 import io.agentteams.gateway.routing.InternalCalls;
 import io.agentteams.gateway.routing.ServiceEndpoints;
-import io.agentteams.gateway.stream.MemberAccess;
+import io.agentteams.platform.access.TeamAccess;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.web.Fails;
@@ -45,7 +46,7 @@ public class TeamContextController {
           "text",
           "truncated");
 
-  private final MemberAccess access;
+  private final TeamAccess access;
   private final TeamDirectory directory;
   private final InternalCalls calls;
   private final ServiceEndpoints services;
@@ -54,7 +55,7 @@ public class TeamContextController {
   private final JsonMapper mapper;
 
   public TeamContextController(
-      MemberAccess access,
+      TeamAccess access,
       TeamDirectory directory,
       InternalCalls calls,
       ServiceEndpoints services,
@@ -75,7 +76,7 @@ public class TeamContextController {
     // The team read checks visibility first, so nothing else is asked for a team the caller
     // may not see.
     return access
-        .memberOrOwner(caller, teamId)
+        .screened(caller, teamId, GatewayPolicies.MEMBERS_AND_OWNER)
         .then(directory.team(caller, teamId))
         .flatMap(
             team ->

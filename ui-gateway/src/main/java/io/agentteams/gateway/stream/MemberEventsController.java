@@ -1,6 +1,9 @@
 package io.agentteams.gateway.stream;
 
 import io.agentteams.contracts.Topics;
+import io.agentteams.gateway.access.GatewayPolicies;
+import io.agentteams.gateway.identity.TeamDirectory;
+import io.agentteams.platform.access.TeamAccess;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.web.Fails;
@@ -33,19 +36,22 @@ public class MemberEventsController {
   private static final Duration MAX_WAIT = Duration.ofMinutes(2);
 
   private final TeamEventFeed feed;
-  private final MemberAccess access;
+  private final TeamAccess access;
+  private final TeamDirectory directory;
   private final StreamProperties properties;
   private final JsonMapper mapper;
   private final StreamDrain drain;
 
   public MemberEventsController(
       TeamEventFeed feed,
-      MemberAccess access,
+      TeamAccess access,
+      TeamDirectory directory,
       StreamProperties properties,
       JsonMapper mapper,
       StreamDrain drain) {
     this.feed = feed;
     this.access = access;
+    this.directory = directory;
     this.properties = properties;
     this.mapper = mapper;
     this.drain = drain;
@@ -84,7 +90,11 @@ public class MemberEventsController {
         Flux.interval(properties.heartbeat())
             .map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
     return access
-        .require(caller, teamId, member)
+        .screenedAs(caller, teamId, member, GatewayPolicies.MEMBER_VIEW)
+        .then(
+            caller instanceof Caller.Owner owner
+                ? directory.requireVisible(owner, teamId)
+                : Mono.empty())
         .thenMany(
             Flux.concat(
                 Flux.just(ServerSentEvent.<String>builder().comment("stream open").build()),
@@ -106,7 +116,8 @@ public class MemberEventsController {
               "invalid-timeout", "timeout_ms must be between 0 and " + MAX_WAIT.toMillis()));
     }
     return access
-        .self(caller, teamId)
+        .screened(caller, teamId, GatewayPolicies.MEMBERS)
+        .then(Mono.fromSupplier(() -> (Caller.Member) caller))
         .flatMap(
             member ->
                 feed.next(teamId.toString(), member.ownerId())

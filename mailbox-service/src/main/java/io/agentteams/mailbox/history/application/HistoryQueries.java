@@ -1,7 +1,7 @@
 package io.agentteams.mailbox.history.application;
 
 import io.agentteams.mailbox.MailboxProperties;
-import io.agentteams.mailbox.access.TeamAccess;
+import io.agentteams.mailbox.access.MailboxPolicies;
 import io.agentteams.mailbox.history.persistence.HistoryStore;
 import io.agentteams.mailbox.message.persistence.MessageStore;
 import io.agentteams.mailbox.paging.application.ResponseBudget;
@@ -11,6 +11,7 @@ import io.agentteams.mailbox.paging.domain.SearchFilters;
 import io.agentteams.platform.bounds.TextBound;
 import io.agentteams.platform.bounds.Utf8Truncation;
 import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.roster.RosterAccess;
 import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -39,7 +40,7 @@ public class HistoryQueries {
         }
       };
 
-  private final TeamAccess access;
+  private final RosterAccess access;
   private final HistoryStore history;
   private final MessageStore messages;
   private final ResponseBudget budget;
@@ -47,7 +48,7 @@ public class HistoryQueries {
   private final MailboxProperties properties;
 
   public HistoryQueries(
-      TeamAccess access,
+      RosterAccess access,
       HistoryStore history,
       MessageStore messages,
       JsonMapper json,
@@ -84,7 +85,7 @@ public class HistoryQueries {
           String fingerprint = filters.fingerprint("history:" + teamId);
           Anchor anchor = cursor == null ? null : Anchor.of(PageCursor.decode(cursor, fingerprint));
           return access
-              .reader(caller, teamId)
+              .check(caller, teamId, MailboxPolicies.READERS)
               .then(anchor == null ? Mono.just(true) : retained(teamId, anchor))
               .flatMap(
                   retained ->
@@ -97,7 +98,7 @@ public class HistoryQueries {
   /** The newest messages for the team context, newest first, within the response budget. */
   public Mono<RecentMessages> recent(Caller caller, UUID teamId) {
     return access
-        .reader(caller, teamId)
+        .check(caller, teamId, MailboxPolicies.READERS)
         .thenMany(messages.newest(teamId, properties.contextMessages()))
         .map(recorded -> HistoryRecord.of(recorded, properties.textMaxBytes()))
         .collectList()

@@ -3,15 +3,18 @@ package io.agentteams.mailbox.message.application;
 import io.agentteams.contracts.Topics;
 import io.agentteams.contracts.mailbox.MessageRead;
 import io.agentteams.mailbox.MailboxProperties;
-import io.agentteams.mailbox.access.TeamAccess;
+import io.agentteams.mailbox.access.MailboxPolicies;
 import io.agentteams.mailbox.message.domain.Message;
 import io.agentteams.mailbox.message.domain.MessageProblems;
 import io.agentteams.mailbox.message.persistence.DeliveryStore;
 import io.agentteams.mailbox.paging.application.ResponseBudget;
+import io.agentteams.platform.access.Grant;
 import io.agentteams.platform.bounds.TextBound;
 import io.agentteams.platform.bounds.Utf8Truncation;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.outbox.Outbox;
+import io.agentteams.platform.roster.Roster;
+import io.agentteams.platform.roster.RosterAccess;
 import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
@@ -43,7 +46,7 @@ public class InboxReading {
         }
       };
 
-  private final TeamAccess access;
+  private final RosterAccess access;
   private final DeliveryStore store;
   private final Outbox outbox;
   private final TransactionalOperator transactions;
@@ -52,7 +55,7 @@ public class InboxReading {
   private final Clock clock;
 
   public InboxReading(
-      TeamAccess access,
+      RosterAccess access,
       DeliveryStore store,
       Outbox outbox,
       TransactionalOperator transactions,
@@ -84,19 +87,15 @@ public class InboxReading {
     }
     int size = limit == null ? maxMessages : limit;
     return access
-        .member(caller, teamId)
+        .check(caller, teamId, MailboxPolicies.MEMBERS)
         .flatMap(
-            membership ->
+            grant ->
                 transactions.transactional(
-                    readLocked(teamId, membership.member().name(), membership, after, size)));
+                    readLocked(teamId, grant.member().name(), grant, after, size)));
   }
 
   private Mono<InboxPage> readLocked(
-      UUID teamId,
-      String member,
-      TeamAccess.Membership membership,
-      @Nullable Long after,
-      int size) {
+      UUID teamId, String member, Grant<Roster> grant, @Nullable Long after, int size) {
     return store
         .lockCursor(teamId, member)
         .flatMap(
@@ -121,7 +120,7 @@ public class InboxReading {
                                 new InboxPage(teamId, member, List.of(), cursor, false));
                           }
                           long last = fit.records().get(fit.records().size() - 1).sequence();
-                          return markRead(membership, teamId, member, cursor, last)
+                          return markRead(grant, teamId, member, cursor, last)
                               .map(
                                   readCursor ->
                                       new InboxPage(
@@ -130,7 +129,7 @@ public class InboxReading {
   }
 
   private Mono<Long> markRead(
-      TeamAccess.Membership membership, UUID teamId, String member, long readSeq, long upTo) {
+      Grant<Roster> grant, UUID teamId, String member, long readSeq, long upTo) {
     return store
         .markRead(teamId, member, readSeq, upTo)
         .flatMap(
@@ -145,7 +144,7 @@ public class InboxReading {
                                     .append(
                                         Topics.MAILBOX_EVENTS,
                                         teamId.toString(),
-                                        membership.roster().ownerId(),
+                                        grant.ownerId(),
                                         cursor,
                                         new MessageRead(
                                             teamId.toString(),

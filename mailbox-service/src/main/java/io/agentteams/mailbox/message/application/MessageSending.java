@@ -1,7 +1,7 @@
 package io.agentteams.mailbox.message.application;
 
 import io.agentteams.mailbox.MailboxProperties;
-import io.agentteams.mailbox.access.TeamAccess;
+import io.agentteams.mailbox.access.MailboxPolicies;
 import io.agentteams.mailbox.message.domain.Addressing;
 import io.agentteams.mailbox.message.domain.Message;
 import io.agentteams.mailbox.message.domain.MessageLimits;
@@ -9,9 +9,11 @@ import io.agentteams.mailbox.message.domain.MessageProblems;
 import io.agentteams.mailbox.message.domain.Sender;
 import io.agentteams.mailbox.message.domain.SystemKind;
 import io.agentteams.mailbox.message.persistence.MessageStore;
+import io.agentteams.platform.access.Acting;
+import io.agentteams.platform.access.Grant;
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.roster.Roster;
+import io.agentteams.platform.roster.RosterAccess;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
@@ -26,13 +28,16 @@ import reactor.core.publisher.Mono;
 @Service
 public class MessageSending {
 
-  private final TeamAccess access;
+  private final RosterAccess access;
   private final SendBatcher batcher;
   private final MessageLimits limits;
   private final MeterRegistry meters;
 
   public MessageSending(
-      TeamAccess access, SendBatcher batcher, MailboxProperties properties, MeterRegistry meters) {
+      RosterAccess access,
+      SendBatcher batcher,
+      MailboxProperties properties,
+      MeterRegistry meters) {
     this.access = access;
     this.batcher = batcher;
     this.limits = properties.messageLimits();
@@ -91,44 +96,41 @@ public class MessageSending {
   }
 
   private Mono<Author> author(Caller caller, UUID teamId, SendRequest request) {
-    if (caller instanceof Caller.Member member) {
-      if (request.jobId() != null) {
-        return Mono.error(
-            MessageProblems.jobIdNotAllowed(
-                "a member's job comes from its token, not from the body"));
-      }
-      return access
-          .member(member, teamId)
-          .map(
-              membership ->
-                  new Author(
-                      membership.roster(),
-                      Sender.member(membership.member().name()),
-                      new Message.Provenance(
-                          member.jobId() == null ? null : member.jobId().toString(),
-                          membership.member().conversationId())));
+    return refuseBodyJob(caller, request)
+        .then(access.check(caller, teamId, MailboxPolicies.SENDERS))
+        .map(grant -> author(grant, request));
+  }
+
+  /** A member's job comes from its token and an owner's message has none. */
+  private static Mono<Void> refuseBodyJob(Caller caller, SendRequest request) {
+    if (request.jobId() == null) {
+      return Mono.empty();
+    }
+    if (caller instanceof Caller.Member) {
+      return Mono.error(
+          MessageProblems.jobIdNotAllowed(
+              "a member's job comes from its token, not from the body"));
     }
     if (caller instanceof Caller.Owner) {
-      if (request.jobId() != null) {
-        return Mono.error(MessageProblems.jobIdNotAllowed("an owner's message has no job"));
-      }
-      return access
-          .reader(caller, teamId)
-          .map(roster -> new Author(roster, Sender.owner(), Message.Provenance.none()));
+      return Mono.error(MessageProblems.jobIdNotAllowed("an owner's message has no job"));
     }
-    if (caller instanceof Caller.Service) {
-      return access
-          .reader(caller, teamId)
-          .map(
-              roster ->
-                  new Author(
-                      roster, Sender.system(), new Message.Provenance(request.jobId(), null)));
+    return Mono.empty();
+  }
+
+  private static Author author(Grant<Roster> grant, SendRequest request) {
+    Roster roster = grant.team();
+    if (grant.as() instanceof Acting.AsMember member) {
+      String conversation = roster.member(member.name()).orElseThrow().conversationId();
+      return new Author(
+          roster,
+          Sender.member(member.name()),
+          new Message.Provenance(
+              member.jobId() == null ? null : member.jobId().toString(), conversation));
     }
-    return Mono.error(
-        new ProblemException(
-            ProblemException.Kind.FORBIDDEN,
-            "wrong-caller-kind",
-            "an agent worker cannot send team messages"));
+    if (grant.as() instanceof Acting.AsOwner) {
+      return new Author(roster, Sender.owner(), Message.Provenance.none());
+    }
+    return new Author(roster, Sender.system(), new Message.Provenance(request.jobId(), null));
   }
 
   private record Author(Roster roster, Sender sender, Message.Provenance provenance) {}

@@ -1,7 +1,7 @@
 package io.agentteams.mailbox.result.application;
 
 import io.agentteams.mailbox.MailboxProperties;
-import io.agentteams.mailbox.access.TeamAccess;
+import io.agentteams.mailbox.access.MailboxPolicies;
 import io.agentteams.mailbox.paging.application.ResponseBudget;
 import io.agentteams.mailbox.paging.domain.PageCursor;
 import io.agentteams.mailbox.paging.domain.PageSize;
@@ -10,6 +10,7 @@ import io.agentteams.mailbox.result.domain.ResultProblems;
 import io.agentteams.mailbox.result.persistence.ResultStore;
 import io.agentteams.platform.bounds.TextBound;
 import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.roster.RosterAccess;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -63,14 +64,14 @@ public class ResultQueries {
         }
       };
 
-  private final TeamAccess access;
+  private final RosterAccess access;
   private final ResultStore results;
   private final ResponseBudget budget;
   private final PageSize pageSize;
   private final MailboxProperties properties;
 
   public ResultQueries(
-      TeamAccess access, ResultStore results, JsonMapper json, MailboxProperties properties) {
+      RosterAccess access, ResultStore results, JsonMapper json, MailboxProperties properties) {
     this.access = access;
     this.results = results;
     this.budget = new ResponseBudget(json, properties.responseMaxBytes());
@@ -98,7 +99,7 @@ public class ResultQueries {
           ResultStore.Position after =
               cursor == null ? null : position(PageCursor.decode(cursor, fingerprint));
           return access
-              .reader(caller, teamId)
+              .check(caller, teamId, MailboxPolicies.READERS)
               .then(
                   after == null
                       ? Mono.just(true)
@@ -117,7 +118,7 @@ public class ResultQueries {
   /** One result in full; 404 when the team has no record of the job. */
   public Mono<ResultViews.Detail> read(Caller caller, UUID teamId, String jobId) {
     return access
-        .reader(caller, teamId)
+        .check(caller, teamId, MailboxPolicies.READERS)
         .then(results.find(teamId, jobId))
         .switchIfEmpty(Mono.error(ResultProblems.resultNotFound(jobId)))
         .map(

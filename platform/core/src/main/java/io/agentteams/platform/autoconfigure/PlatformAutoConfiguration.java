@@ -1,6 +1,7 @@
 package io.agentteams.platform.autoconfigure;
 
 import io.agentteams.contracts.Topics;
+import io.agentteams.platform.access.TeamAccess;
 import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.health.KafkaHealthIndicator;
 import io.agentteams.platform.identity.CallerTokens;
@@ -34,7 +35,7 @@ import org.springframework.web.reactive.result.method.annotation.ArgumentResolve
 
 /**
  * What every service and the gateway share: the event codec, the event topics, Kafka health, caller
- * identity, Problem Details and tracing across Kafka.
+ * identity, team access, Problem Details and tracing across Kafka.
  */
 @AutoConfiguration(after = KafkaAutoConfiguration.class)
 @EnableConfigurationProperties({IdentityProperties.class, PlatformKafkaProperties.class})
@@ -91,6 +92,13 @@ public class PlatformAutoConfiguration {
       matchIfMissing = true)
   CallerWebFilter callerWebFilter(CallerTokens internalCallerTokens) {
     return new CallerWebFilter(internalCallerTokens);
+  }
+
+  /** The one decision of who may act on a team, and as whom. */
+  @Bean
+  @ConditionalOnMissingBean
+  TeamAccess teamAccess() {
+    return new TeamAccess();
   }
 
   /**

@@ -1,12 +1,15 @@
 package io.agentteams.platform.roster;
 
+import io.agentteams.contracts.team.TeamStatus;
+import io.agentteams.platform.access.TeamRoster;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
 /** A team's roster as this service last learned it from team events. */
 public record Roster(
-    UUID teamId, String ownerId, String status, long revision, List<Member> members) {
+    UUID teamId, String ownerId, TeamStatus status, long revision, List<Member> members)
+    implements TeamRoster {
 
   public Roster {
     members = List.copyOf(members);
@@ -25,8 +28,8 @@ public record Roster(
     return members.stream().filter(Member::lead).findFirst();
   }
 
-  /** Whether the team belongs to the owner. */
-  public boolean ownedBy(String owner) {
-    return ownerId.equals(owner);
+  @Override
+  public Optional<Seat> seat(String member) {
+    return member(member).map(m -> new Seat(m.name(), m.lead()));
   }
 }

@@ -8,6 +8,7 @@ import io.agentteams.contracts.team.TeamEvent;
 import io.agentteams.contracts.team.TeamFailed;
 import io.agentteams.contracts.team.TeamReady;
 import io.agentteams.contracts.team.TeamReconnected;
+import io.agentteams.contracts.team.TeamStatus;
 import io.agentteams.platform.consumer.EventHandler;
 import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.event.EventEnvelope;
@@ -45,9 +46,6 @@ public final class Rosters {
       WHERE team_id = :team AND revision < :revision
       """;
 
-  /** Status of a team whose {@code TeamDeleted} the projection applied. */
-  public static final String DELETED = "deleted";
-
   private final DatabaseClient db;
   private final EventCodec codec;
 
@@ -77,7 +75,7 @@ public final class Rosters {
             row ->
                 new RosterRow(
                     row.get("owner_id", String.class),
-                    row.get("status", String.class),
+                    TeamStatus.fromWire(row.get("status", String.class)),
                     row.get("revision", Long.class),
                     row.get("name", String.class) == null
                         ? null
@@ -99,18 +97,19 @@ public final class Rosters {
   }
 
   private record RosterRow(
-      String ownerId, String status, long revision, Roster.@Nullable Member member) {}
+      String ownerId, TeamStatus status, long revision, Roster.@Nullable Member member) {}
 
   /** Applies team events to the projection; events older than what it holds change nothing. */
   public EventHandler handler() {
     return event ->
         switch (event.type()) {
           case TeamCreated.TYPE -> created(codec.data(event, TeamCreated.class));
-          case TeamReady.TYPE -> status(codec.data(event, TeamReady.class), "ready");
-          case TeamReconnected.TYPE -> status(codec.data(event, TeamReconnected.class), "ready");
-          case TeamFailed.TYPE -> status(codec.data(event, TeamFailed.class), "failed");
+          case TeamReady.TYPE -> status(codec.data(event, TeamReady.class), TeamStatus.READY);
+          case TeamReconnected.TYPE ->
+              status(codec.data(event, TeamReconnected.class), TeamStatus.READY);
+          case TeamFailed.TYPE -> status(codec.data(event, TeamFailed.class), TeamStatus.FAILED);
           case TeamDisconnected.TYPE ->
-              status(codec.data(event, TeamDisconnected.class), "disconnected");
+              status(codec.data(event, TeamDisconnected.class), TeamStatus.DISCONNECTED);
           case TeamDeleted.TYPE -> deleted(event, codec.data(event, TeamDeleted.class));
           default -> Mono.empty();
         };
@@ -121,17 +120,17 @@ public final class Rosters {
     return db.sql(UPSERT_TEAM)
         .bind("team", team)
         .bind("owner", created.ownerId())
-        .bind("status", created.status())
+        .bind("status", TeamStatus.fromWire(created.status()).wire())
         .bind("revision", created.teamRevision())
         .fetch()
         .rowsUpdated()
         .flatMap(updated -> updated == 0 ? Mono.empty() : replaceMembers(team, created.members()));
   }
 
-  private Mono<Void> status(TeamEvent change, String status) {
+  private Mono<Void> status(TeamEvent change, TeamStatus status) {
     return db.sql(CHANGE_STATUS)
         .bind("team", UUID.fromString(change.teamId()))
-        .bind("status", status)
+        .bind("status", status.wire())
         .bind("revision", change.teamRevision())
         .fetch()
         .rowsUpdated()
@@ -144,7 +143,7 @@ public final class Rosters {
     return db.sql(UPSERT_TEAM)
         .bind("team", team)
         .bind("owner", event.ownerId())
-        .bind("status", DELETED)
+        .bind("status", TeamStatus.DELETED.wire())
         .bind("revision", deleted.teamRevision())
         .fetch()
         .rowsUpdated()

@@ -14,6 +14,7 @@ import io.agentteams.contracts.team.TeamReady;
 import io.agentteams.contracts.team.TeamReconnectFailed;
 import io.agentteams.contracts.team.TeamReconnected;
 import io.agentteams.contracts.team.TeamStatePublished;
+import io.agentteams.contracts.team.TeamStatus;
 import io.agentteams.platform.consumer.IdempotentConsumer;
 import io.agentteams.platform.event.EventEnvelope;
 import io.agentteams.platform.support.PlatformFixture;
@@ -82,20 +83,22 @@ class RostersIntegrationTest {
     RosterCache cache = new RosterCache(rosters, Duration.ofSeconds(1), now::get);
     assertThat(cache.find(team).blockOptional()).as("not learned of yet").isEmpty();
     apply(envelope(created(), 1));
-    assertThat(cache.find(team).block().status())
+    assertThat(cache.find(team).block().status().wire())
         .as("an unknown team was not kept")
         .isEqualTo("provisioning");
 
     apply(envelope(new TeamReady(id, 4), 4));
     now.addAndGet(Duration.ofMillis(999).toNanos());
-    assertThat(cache.find(team).block().status()).as("within the ttl").isEqualTo("provisioning");
+    assertThat(cache.find(team).block().status().wire())
+        .as("within the ttl")
+        .isEqualTo("provisioning");
     now.addAndGet(Duration.ofMillis(1).toNanos());
-    assertThat(cache.find(team).block().status()).as("after the ttl").isEqualTo("ready");
+    assertThat(cache.find(team).block().status().wire()).as("after the ttl").isEqualTo("ready");
 
     RosterCache uncached = new RosterCache(rosters, Duration.ZERO, now::get);
-    assertThat(uncached.find(team).block().status()).isEqualTo("ready");
+    assertThat(uncached.find(team).block().status().wire()).isEqualTo("ready");
     apply(envelope(new TeamDeleted(id, 10), 10));
-    assertThat(uncached.find(team).block().status())
+    assertThat(uncached.find(team).block().status().wire())
         .as("ttl 0 reads every time")
         .isEqualTo("deleted");
   }
@@ -103,7 +106,7 @@ class RostersIntegrationTest {
   @Test
   void followsTheLifecycleFromCreationThroughReconnectToDeletion() {
     apply(envelope(created(), 1));
-    assertThat(roster().status()).isEqualTo("provisioning");
+    assertThat(roster().status().wire()).isEqualTo("provisioning");
     assertThat(roster().members())
         .extracting(Roster.Member::name)
         .containsExactly("lead", "writer");
@@ -115,22 +118,22 @@ class RostersIntegrationTest {
         envelope(
             new MemberProvisioned(id, "writer", "agent-b", "pull", "c-writer", 1, "allocated", 3),
             3));
-    assertThat(roster().status()).isEqualTo("provisioning");
+    assertThat(roster().status().wire()).isEqualTo("provisioning");
     apply(envelope(new TeamReady(id, 4), 4));
-    assertThat(roster().status()).isEqualTo("ready");
+    assertThat(roster().status().wire()).isEqualTo("ready");
     assertThat(roster().revision()).isEqualTo(4);
 
     apply(envelope(new TeamDisconnected(id, "revoked", 5), 5));
-    assertThat(roster().status()).isEqualTo("disconnected");
+    assertThat(roster().status().wire()).isEqualTo("disconnected");
     apply(envelope(new TeamReconnectFailed(id, "writer", "still revoked", 6), 6));
-    assertThat(roster().status()).isEqualTo("disconnected");
+    assertThat(roster().status().wire()).isEqualTo("disconnected");
     apply(envelope(new TeamReconnected(id, List.of("writer"), 9), 9));
-    assertThat(roster().status()).isEqualTo("ready");
+    assertThat(roster().status().wire()).isEqualTo("ready");
     assertThat(roster().revision()).isEqualTo(9);
     assertThat(roster().member("writer")).map(Roster.Member::conversationId).contains("c-writer");
 
     apply(envelope(new TeamDeleted(id, 10), 10));
-    assertThat(roster().status()).isEqualTo(Rosters.DELETED);
+    assertThat(roster().status()).isEqualTo(TeamStatus.DELETED);
     assertThat(roster().members()).isEmpty();
     assertThat(roster().revision()).isEqualTo(10);
   }
@@ -140,7 +143,7 @@ class RostersIntegrationTest {
     apply(envelope(created(), 1));
     apply(envelope(new TeamFailed(id, "writer", "runtime refused", 2), 2));
 
-    assertThat(roster().status()).isEqualTo("failed");
+    assertThat(roster().status().wire()).isEqualTo("failed");
     assertThat(roster().members()).hasSize(2);
   }
 
@@ -152,7 +155,7 @@ class RostersIntegrationTest {
     apply(envelope(new TeamDisconnected(id, "late", 3), 3));
     apply(envelope(new TeamReady(id, 4), 4));
 
-    assertThat(roster().status()).isEqualTo("ready");
+    assertThat(roster().status().wire()).isEqualTo("ready");
     assertThat(roster().revision()).isEqualTo(4);
   }
 
@@ -164,7 +167,7 @@ class RostersIntegrationTest {
     apply(envelope(created(), 1));
     apply(envelope(new TeamReady(id, 4), 4));
 
-    assertThat(roster().status()).isEqualTo(Rosters.DELETED);
+    assertThat(roster().status()).isEqualTo(TeamStatus.DELETED);
     assertThat(roster().members()).isEmpty();
   }
 
@@ -174,7 +177,7 @@ class RostersIntegrationTest {
     apply(envelope(created(), 1));
 
     assertThat(roster().ownerId()).isEqualTo("alice");
-    assertThat(roster().status()).isEqualTo(Rosters.DELETED);
+    assertThat(roster().status()).isEqualTo(TeamStatus.DELETED);
     assertThat(roster().members()).isEmpty();
   }
 
@@ -199,6 +202,6 @@ class RostersIntegrationTest {
     apply(envelope(new TeamStatePublished(id, entry, 1, 2), 2));
 
     assertThat(roster().revision()).isEqualTo(1);
-    assertThat(roster().status()).isEqualTo("provisioning");
+    assertThat(roster().status().wire()).isEqualTo("provisioning");
   }
 }

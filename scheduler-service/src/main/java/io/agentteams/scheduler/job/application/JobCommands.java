@@ -1,8 +1,8 @@
 package io.agentteams.scheduler.job.application;
 
+import io.agentteams.platform.access.AccessPolicy;
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.problem.DomainFailure;
-import io.agentteams.platform.roster.Rosters;
+import io.agentteams.platform.roster.RosterAccess;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.job.domain.Answer;
 import io.agentteams.scheduler.job.domain.InputKind;
@@ -11,9 +11,7 @@ import io.agentteams.scheduler.job.domain.JobKind;
 import io.agentteams.scheduler.job.domain.JobLimits;
 import io.agentteams.scheduler.job.domain.JobProblems;
 import io.agentteams.scheduler.job.persistence.JobStore;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
@@ -29,16 +27,23 @@ public class JobCommands {
   /** A page of a team's activity and a version that changes whenever any of its jobs changes. */
   public record Activity(List<ActivityItem> items, String version) {}
 
+  /** The team's owner follows its activity, also once the team is deleted. */
+  static final AccessPolicy ACTIVITY =
+      AccessPolicy.admitting(AccessPolicy.CallerKind.OWNER).keepingDeletedTeams();
+
   private final JobStore jobs;
   private final JobTransitions transitions;
-  private final Rosters rosters;
+  private final RosterAccess access;
   private final JobLimits limits;
 
   public JobCommands(
-      JobStore jobs, JobTransitions transitions, Rosters rosters, SchedulerProperties properties) {
+      JobStore jobs,
+      JobTransitions transitions,
+      RosterAccess access,
+      SchedulerProperties properties) {
     this.jobs = jobs;
     this.transitions = transitions;
-    this.rosters = rosters;
+    this.access = access;
     this.limits = properties.jobs().limits();
   }
 
@@ -81,30 +86,23 @@ public class JobCommands {
    */
   public Mono<Activity> activity(
       Caller.Owner owner, UUID teamId, @Nullable UUID before, int limit) {
-    return rosters
-        .find(teamId)
-        .filter(roster -> roster.ownedBy(owner.ownerId()))
-        .switchIfEmpty(Mono.error(() -> DomainFailure.notFound("team", teamId)))
+    return access
+        .check(owner, teamId, ACTIVITY)
         .then(jobs.teamVersion(teamId))
-        .flatMap(
-            version ->
-                jobs.findRequestsByTeam(teamId, before, limit)
-                    .collectList()
-                    .flatMap(
-                        page ->
-                            jobs.findChildren(page.stream().map(Job::id).toArray(UUID[]::new))
-                                .filter(child -> child.spec().kind() == JobKind.RECEIPT)
-                                .collectMap(child -> child.spec().parentJobId())
-                                .map(
-                                    receipts -> {
-                                      Map<UUID, Job> byParent = new HashMap<>(receipts);
-                                      return new Activity(
-                                          page.stream()
-                                              .map(
-                                                  job ->
-                                                      new ActivityItem(job, byParent.get(job.id())))
-                                              .toList(),
-                                          version);
-                                    })));
+        .flatMap(version -> page(teamId, before, limit).map(items -> new Activity(items, version)));
+  }
+
+  private Mono<List<ActivityItem>> page(UUID teamId, @Nullable UUID before, int limit) {
+    return jobs.findRequestsByTeam(teamId, before, limit).collectList().flatMap(this::withReceipts);
+  }
+
+  /** Each request or hand-off with the receipt that returned its answer, if any. */
+  private Mono<List<ActivityItem>> withReceipts(List<Job> page) {
+    return jobs.findChildren(page.stream().map(Job::id).toArray(UUID[]::new))
+        .filter(child -> child.spec().kind() == JobKind.RECEIPT)
+        .collectMap(child -> child.spec().parentJobId())
+        .map(
+            receipts ->
+                page.stream().map(job -> new ActivityItem(job, receipts.get(job.id()))).toList());
   }
 }

@@ -1,9 +1,16 @@
 package io.agentteams.scheduler.job.application;
 
+import static io.agentteams.platform.access.AccessPolicy.CallerKind.MEMBER;
+import static io.agentteams.platform.access.AccessPolicy.CallerKind.OWNER;
+
+import io.agentteams.contracts.team.TeamStatus;
+import io.agentteams.platform.access.AccessPolicy;
+import io.agentteams.platform.access.Acting;
+import io.agentteams.platform.access.Grant;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.roster.Roster;
-import io.agentteams.platform.roster.Rosters;
+import io.agentteams.platform.roster.RosterAccess;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.job.domain.BudgetLimits;
 import io.agentteams.scheduler.job.domain.Job;
@@ -19,10 +26,13 @@ import io.agentteams.scheduler.job.persistence.QuotaStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.reactive.TransactionalOperator;
@@ -38,10 +48,44 @@ import reactor.core.publisher.Mono;
 @Service
 public class JobRequests {
 
+  /** A failed or deleted team accepts no requests; a team in any other status does. */
+  private static final Set<TeamStatus> ACCEPTING =
+      EnumSet.complementOf(EnumSet.of(TeamStatus.DELETED, TeamStatus.FAILED));
+
+  /** The team's owner sends requests to the team's members. */
+  static final AccessPolicy OWNER_REQUESTS =
+      AccessPolicy.admitting(OWNER)
+          .keepingDeletedTeams()
+          .activeIn(ACCEPTING, JobProblems::teamNotActive);
+
+  /**
+   * A member hands work to another member of its own team; a member token for another team is
+   * refused before anything is read.
+   */
+  static final AccessPolicy HANDOFFS =
+      AccessPolicy.admitting(MEMBER)
+          .refusingForeignTokens((member, teamId) -> JobProblems.otherTeam())
+          .refusingNonMembers((member, teamId) -> JobProblems.notAMember(member.member(), teamId))
+          .keepingDeletedTeams()
+          .activeIn(ACCEPTING, JobProblems::teamNotActive);
+
   /** What a submission produced; {@code replayed} when an earlier one with the key did. */
   public record Submitted(List<Job> jobs, boolean replayed) {}
 
-  private final Rosters rosters;
+  /**
+   * A submission as decided before the team's quota is locked: the jobs it creates unless its
+   * idempotency key already created them.
+   */
+  private record Submission(
+      UUID teamId,
+      String ownerId,
+      String scope,
+      String key,
+      String fingerprint,
+      List<JobSpec> specs,
+      Instant now) {}
+
+  private final RosterAccess access;
   private final JobStore jobs;
   private final QuotaStore quotas;
   private final JobEvents events;
@@ -51,14 +95,14 @@ public class JobRequests {
   private final Clock clock;
 
   public JobRequests(
-      Rosters rosters,
+      RosterAccess access,
       JobStore jobs,
       QuotaStore quotas,
       JobEvents events,
       TransactionalOperator transactions,
       SchedulerProperties properties,
       Clock clock) {
-    this.rosters = rosters;
+    this.access = access;
     this.jobs = jobs;
     this.quotas = quotas;
     this.events = events;
@@ -77,48 +121,13 @@ public class JobRequests {
       @Nullable String key) {
     String input = limits.input().checkNotBlank(text);
     String idempotencyKey = checkKey(key);
-    return roster(owner, teamId)
+    return access
+        .check(owner, teamId, OWNER_REQUESTS)
+        .map(grant -> ownerSubmission(grant, recipients, input, idempotencyKey))
         .flatMap(
-            roster -> {
-              List<MemberRef> targets = targets(roster, recipients);
-              String fingerprint =
-                  RequestFingerprint.of(JobSpec.OWNER, names(targets), input, null);
-              Instant now = clock.instant();
-              return transactions.transactional(
-                  quotas
-                      .lockTeam(teamId, roster.ownerId())
-                      .flatMap(
-                          quota ->
-                              replay(teamId, JobSpec.OWNER, idempotencyKey, fingerprint)
-                                  .switchIfEmpty(
-                                      Mono.defer(
-                                          () -> {
-                                            limits.checkTeamRequests(
-                                                quota.requests(), targets.size());
-                                            return checkOwnerBudget(roster.ownerId())
-                                                .then(
-                                                    create(
-                                                        teamId,
-                                                        JobSpec.OWNER,
-                                                        idempotencyKey,
-                                                        fingerprint,
-                                                        targets.stream()
-                                                            .map(
-                                                                target -> {
-                                                                  UUID id = UUID.randomUUID();
-                                                                  return JobSpec.ownerRequest(
-                                                                      id,
-                                                                      teamId,
-                                                                      roster.ownerId(),
-                                                                      target,
-                                                                      input,
-                                                                      idempotencyKey,
-                                                                      now);
-                                                                })
-                                                            .toList(),
-                                                        now));
-                                          }))));
-            });
+            submission ->
+                transactions.transactional(
+                    submitOnce(submission, quota -> ownerLimits(quota, submission))));
   }
 
   /**
@@ -131,82 +140,110 @@ public class JobRequests {
       List<String> recipients,
       @Nullable String text,
       @Nullable String key) {
-    if (!member.teamId().equals(teamId)) {
-      return Mono.error(JobProblems.otherTeam());
+    Optional<DomainFailure> otherTeam = access.screen(member, teamId, HANDOFFS);
+    if (otherTeam.isPresent()) {
+      return Mono.error(otherTeam.get());
     }
     if (recipients.size() != 1) {
       return Mono.error(JobProblems.oneRecipient());
     }
     String input = limits.input().checkNotBlank(text);
     String idempotencyKey = checkKey(key);
-    return roster(member, teamId)
+    return access
+        .check(member, teamId, HANDOFFS)
+        .flatMap(grant -> handOffSubmission(grant, recipients, input, idempotencyKey))
         .flatMap(
-            roster -> {
-              Roster.Member self =
-                  roster
-                      .member(member.member())
-                      .orElseThrow(() -> JobProblems.notAMember(member.member(), teamId));
-              MemberRef from = new MemberRef(self.name(), self.agentId(), self.conversationId());
-              MemberRef target = targets(roster, recipients).get(0);
-              if (target.name().equals(from.name())) {
-                throw JobProblems.handoffToSelf();
-              }
-              return executing(member)
-                  .map(Optional::of)
-                  .defaultIfEmpty(Optional.empty())
-                  .flatMap(
-                      executing -> {
-                        String scope = JobSpec.memberScope(from.name());
-                        UUID sentFrom = executing.map(Job::id).orElse(null);
-                        String fingerprint =
-                            RequestFingerprint.of(scope, List.of(target.name()), input, sentFrom);
-                        Instant now = clock.instant();
-                        JobSpec spec =
-                            JobSpec.handoff(
-                                UUID.randomUUID(),
-                                teamId,
-                                roster.ownerId(),
-                                target,
-                                from,
-                                executing.orElse(null),
-                                input,
-                                idempotencyKey,
-                                now);
-                        return transactions.transactional(
-                            quotas
-                                .lockTeam(teamId, roster.ownerId())
-                                .flatMap(
-                                    quota ->
-                                        replay(teamId, scope, idempotencyKey, fingerprint)
-                                            .switchIfEmpty(
-                                                checkHandoffLimits(quota, spec)
-                                                    .then(
-                                                        create(
-                                                            teamId,
-                                                            scope,
-                                                            idempotencyKey,
-                                                            fingerprint,
-                                                            List.of(spec),
-                                                            now)))));
-                      });
+            submission ->
+                transactions.transactional(
+                    submitOnce(
+                        submission, quota -> handOffLimits(quota, submission.specs().get(0)))));
+  }
+
+  private Submission ownerSubmission(
+      Grant<Roster> grant, List<String> recipients, String input, String key) {
+    UUID teamId = grant.team().teamId();
+    List<MemberRef> targets = targets(grant.team(), recipients);
+    String fingerprint = RequestFingerprint.of(JobSpec.OWNER, names(targets), input, null);
+    Instant now = clock.instant();
+    List<JobSpec> specs =
+        targets.stream()
+            .map(
+                target ->
+                    JobSpec.ownerRequest(
+                        UUID.randomUUID(), teamId, grant.ownerId(), target, input, key, now))
+            .toList();
+    return new Submission(teamId, grant.ownerId(), JobSpec.OWNER, key, fingerprint, specs, now);
+  }
+
+  private Mono<Submission> handOffSubmission(
+      Grant<Roster> grant, List<String> recipients, String input, String key) {
+    Acting.AsMember self = grant.member();
+    Roster.Member sender = grant.team().member(self.name()).orElseThrow();
+    MemberRef from = new MemberRef(sender.name(), sender.agentId(), sender.conversationId());
+    MemberRef target = targets(grant.team(), recipients).get(0);
+    if (target.name().equals(from.name())) {
+      return Mono.error(JobProblems.handoffToSelf());
+    }
+    UUID teamId = grant.team().teamId();
+    return executing(teamId, self)
+        .map(Optional::of)
+        .defaultIfEmpty(Optional.empty())
+        .map(
+            executing -> {
+              String scope = JobSpec.memberScope(from.name());
+              UUID sentFrom = executing.map(Job::id).orElse(null);
+              String fingerprint =
+                  RequestFingerprint.of(scope, List.of(target.name()), input, sentFrom);
+              Instant now = clock.instant();
+              JobSpec spec =
+                  JobSpec.handoff(
+                      UUID.randomUUID(),
+                      teamId,
+                      grant.ownerId(),
+                      target,
+                      from,
+                      executing.orElse(null),
+                      input,
+                      key,
+                      now);
+              return new Submission(
+                  teamId, grant.ownerId(), scope, key, fingerprint, List.of(spec), now);
             });
   }
 
+  /**
+   * Under the team's quota lock: the jobs an earlier submission with the key created, or else the
+   * submission's own jobs once it is within its limits.
+   */
+  private Mono<Submitted> submitOnce(
+      Submission submission, Function<QuotaStore.TeamQuota, Mono<Void>> withinLimits) {
+    return quotas
+        .lockTeam(submission.teamId(), submission.ownerId())
+        .flatMap(
+            quota ->
+                replay(submission)
+                    .switchIfEmpty(
+                        Mono.defer(() -> withinLimits.apply(quota).then(create(submission)))));
+  }
+
+  /** The team's request limit and the owner's budget. */
+  private Mono<Void> ownerLimits(QuotaStore.TeamQuota quota, Submission submission) {
+    limits.checkTeamRequests(quota.requests(), submission.specs().size());
+    return checkOwnerBudget(submission.ownerId());
+  }
+
   /** The team's request limit, the chain's, and the chain's and owner's budgets. */
-  private Mono<Void> checkHandoffLimits(QuotaStore.TeamQuota quota, JobSpec spec) {
-    return Mono.defer(
-        () -> {
-          limits.checkTeamRequests(quota.requests(), 1);
-          return quotas
-              .chain(spec.chainId())
-              .flatMap(
-                  chain -> {
-                    limits.checkChainRequests(chain.requests());
-                    return quotas
-                        .ownerUsage(spec.ownerId())
-                        .flatMap(owner -> refuseIfExhausted(chain.usage(), owner));
-                  });
-        });
+  private Mono<Void> handOffLimits(QuotaStore.TeamQuota quota, JobSpec spec) {
+    limits.checkTeamRequests(quota.requests(), 1);
+    return quotas
+        .chain(spec.chainId())
+        .flatMap(
+            chain -> {
+              limits.checkChainRequests(chain.requests());
+              return quotas
+                  .ownerUsage(spec.ownerId())
+                  .flatMap(owner -> refuseIfExhausted(chain.usage(), owner));
+            });
   }
 
   private Mono<Void> refuseIfExhausted(Usage chain, Usage owner) {
@@ -221,44 +258,52 @@ public class JobRequests {
   }
 
   /** The jobs an earlier submission with this key created, or a refusal if its body differed. */
-  private Mono<Submitted> replay(UUID teamId, String scope, String key, String fingerprint) {
+  private Mono<Submitted> replay(Submission submission) {
     return quotas
-        .requestKey(teamId, scope, key)
+        .requestKey(submission.teamId(), submission.scope(), submission.key())
         .flatMap(
             earlier -> {
-              if (!earlier.equals(fingerprint)) {
-                return Mono.error(JobProblems.idempotencyKeyReused(key));
+              if (!earlier.equals(submission.fingerprint())) {
+                return Mono.error(JobProblems.idempotencyKeyReused(submission.key()));
               }
-              return jobs.findByKey(teamId, scope, key)
+              return jobs.findByKey(submission.teamId(), submission.scope(), submission.key())
                   .collectList()
                   .map(found -> new Submitted(found, true));
             });
   }
 
-  private Mono<Submitted> create(
-      UUID teamId, String scope, String key, String fingerprint, List<JobSpec> specs, Instant now) {
-    return Flux.fromIterable(specs)
-        .concatMap(
-            spec ->
-                jobs.nextQueuePosition()
-                    .map(position -> Job.create(spec, position))
-                    .flatMap(
-                        job ->
-                            jobs.insert(job)
-                                .then(quotas.addChainRequest(spec.chainId(), teamId))
-                                .then(events.created(job))
-                                .thenReturn(job)))
+  private Mono<Submitted> create(Submission submission) {
+    UUID teamId = submission.teamId();
+    return Flux.fromIterable(submission.specs())
+        .concatMap(spec -> createJob(teamId, spec))
         .collectList()
         .flatMap(
             created ->
                 quotas
                     .addToTeam(teamId, created.size(), 0)
-                    .then(quotas.insertRequestKey(teamId, scope, key, fingerprint, now))
+                    .then(
+                        quotas.insertRequestKey(
+                            teamId,
+                            submission.scope(),
+                            submission.key(),
+                            submission.fingerprint(),
+                            submission.now()))
                     .thenReturn(new Submitted(created, false)));
   }
 
+  private Mono<Job> createJob(UUID teamId, JobSpec spec) {
+    return jobs.nextQueuePosition()
+        .map(position -> Job.create(spec, position))
+        .flatMap(
+            job ->
+                jobs.insert(job)
+                    .then(quotas.addChainRequest(spec.chainId(), teamId))
+                    .then(events.created(job))
+                    .thenReturn(job));
+  }
+
   /** The job a member token was minted for, which must be that member's job in that team. */
-  private Mono<Job> executing(Caller.Member member) {
+  private Mono<Job> executing(UUID teamId, Acting.AsMember member) {
     UUID jobId = member.jobId();
     if (jobId == null) {
       return Mono.empty();
@@ -266,24 +311,9 @@ public class JobRequests {
     return jobs.find(jobId)
         .filter(
             job ->
-                job.spec().teamId().equals(member.teamId())
-                    && job.spec().target().name().equals(member.member()))
-        .switchIfEmpty(Mono.error(() -> JobProblems.notYourJob(jobId, member.member())));
-  }
-
-  /** The team's roster when the caller's owner owns it; otherwise not found. */
-  private Mono<Roster> roster(Caller caller, UUID teamId) {
-    return rosters
-        .find(teamId)
-        .filter(roster -> roster.ownedBy(caller.ownerId()))
-        .switchIfEmpty(Mono.error(() -> DomainFailure.notFound("team", teamId)))
-        .map(
-            roster -> {
-              if ("deleted".equals(roster.status()) || "failed".equals(roster.status())) {
-                throw JobProblems.teamNotActive(teamId, roster.status());
-              }
-              return roster;
-            });
+                job.spec().teamId().equals(teamId)
+                    && job.spec().target().name().equals(member.name()))
+        .switchIfEmpty(Mono.error(() -> JobProblems.notYourJob(jobId, member.name())));
   }
 
   private static List<MemberRef> targets(Roster roster, List<String> recipients) {

@@ -1,5 +1,6 @@
 package io.agentteams.scheduler.job.domain;
 
+import io.agentteams.contracts.team.TeamStatus;
 import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.problem.LimitExceededException;
 import java.util.Map;
@@ -88,12 +89,12 @@ public final class JobProblems {
   }
 
   /** A failed or deleted team accepts no requests. */
-  public static DomainFailure teamNotActive(UUID teamId, String status) {
+  public static DomainFailure teamNotActive(UUID teamId, TeamStatus status) {
     return new DomainFailure(
         DomainFailure.Kind.CONFLICT,
         "team-not-active",
-        "team " + teamId + " is " + status + " and accepts no requests",
-        Map.of("status", status));
+        "team " + teamId + " is " + status.wire() + " and accepts no requests",
+        Map.of("status", status.wire()));
   }
 
   public static DomainFailure oneRecipient() {

@@ -8,12 +8,13 @@ import io.agentteams.contracts.taskboard.PlanTask;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.outbox.Outbox;
 import io.agentteams.platform.problem.DomainFailure;
+import io.agentteams.platform.roster.RosterAccess;
 import io.agentteams.taskboard.plan.domain.Plan;
 import io.agentteams.taskboard.plan.domain.PlanNormalizer;
 import io.agentteams.taskboard.plan.domain.PlanProblems;
 import io.agentteams.taskboard.plan.persistence.PlanStore;
 import io.agentteams.taskboard.task.TaskBoardProperties;
-import io.agentteams.taskboard.task.application.BoardAccess;
+import io.agentteams.taskboard.task.application.BoardCaller;
 import io.agentteams.taskboard.task.application.BoardTransactions;
 import io.agentteams.taskboard.task.domain.Board;
 import io.agentteams.taskboard.task.domain.Task;
@@ -36,7 +37,7 @@ import reactor.core.publisher.Mono;
 @Service
 public class PlanCommands {
 
-  private final BoardAccess access;
+  private final RosterAccess access;
   private final BoardTransactions boards;
   private final PlanStore plans;
   private final Outbox outbox;
@@ -44,7 +45,7 @@ public class PlanCommands {
   private final int planMaxTasks;
 
   public PlanCommands(
-      BoardAccess access,
+      RosterAccess access,
       BoardTransactions boards,
       PlanStore plans,
       Outbox outbox,
@@ -72,8 +73,7 @@ public class PlanCommands {
     if (items.size() > planMaxTasks) {
       return Mono.error(PlanProblems.tooManyTasks(planMaxTasks, items.size()));
     }
-    return access
-        .resolve(caller, teamId)
+    return BoardCaller.resolve(access, caller, teamId)
         .flatMap(
             a -> {
               PlanNormalizer.Result normalised = PlanNormalizer.normalise(items);
@@ -125,8 +125,7 @@ public class PlanCommands {
 
   /** The team's owner approves a held plan; its tasks become claimable as they are ready. */
   public Mono<Approved> approve(Caller caller, UUID teamId, UUID planId, long expectedRevision) {
-    return access
-        .resolve(caller, teamId)
+    return BoardCaller.resolve(access, caller, teamId)
         .flatMap(
             a ->
                 boards.change(
@@ -174,8 +173,7 @@ public class PlanCommands {
 
   /** A plan of the team, for its members and its owner. */
   public Mono<Plan> find(Caller caller, UUID teamId, UUID planId) {
-    return access
-        .resolve(caller, teamId)
+    return BoardCaller.resolve(access, caller, teamId)
         .then(plans.find(teamId, planId))
         .switchIfEmpty(Mono.error(() -> PlanProblems.planNotFound(planId)));
   }

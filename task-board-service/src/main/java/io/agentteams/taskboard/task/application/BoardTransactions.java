@@ -66,7 +66,7 @@ public class BoardTransactions {
    * @param after runs after the board's events were written, still within the transaction
    */
   public <R> Mono<R> change(
-      BoardAccess.Access access,
+      BoardCaller access,
       boolean createBoard,
       @Nullable TaskId target,
       BiFunction<Board, Instant, Mono<R>> change,
@@ -117,7 +117,7 @@ public class BoardTransactions {
 
   /** Like {@link #change} for a decision that needs nothing but the board. */
   public <R> Mono<R> change(
-      BoardAccess.Access access,
+      BoardCaller access,
       boolean createBoard,
       @Nullable TaskId target,
       BiFunction<Board, Instant, R> decide) {

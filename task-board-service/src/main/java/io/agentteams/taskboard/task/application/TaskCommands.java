@@ -2,6 +2,7 @@ package io.agentteams.taskboard.task.application;
 
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.DomainFailure;
+import io.agentteams.platform.roster.RosterAccess;
 import io.agentteams.taskboard.task.TaskBoardProperties;
 import io.agentteams.taskboard.task.domain.Actor;
 import io.agentteams.taskboard.task.domain.Board;
@@ -38,7 +39,7 @@ import reactor.core.publisher.Mono;
 @Service
 public class TaskCommands {
 
-  private final BoardAccess access;
+  private final RosterAccess access;
   private final BoardTransactions boards;
   private final TaskStore store;
   private final TaskEvents events;
@@ -48,7 +49,7 @@ public class TaskCommands {
   private final MeterRegistry meters;
 
   public TaskCommands(
-      BoardAccess access,
+      RosterAccess access,
       BoardTransactions boards,
       TaskStore store,
       TaskEvents events,
@@ -67,8 +68,7 @@ public class TaskCommands {
   }
 
   public Mono<TaskOutcome> create(Caller caller, UUID teamId, NewTask draft) {
-    return access
-        .resolve(caller, teamId)
+    return BoardCaller.resolve(access, caller, teamId)
         .flatMap(
             a ->
                 boards.change(
@@ -168,8 +168,7 @@ public class TaskCommands {
   public Mono<TaskOutcome> claim(Caller caller, UUID teamId, TaskId id, long expectedRevision) {
     return timed(
         "claim",
-        access
-            .resolve(caller, teamId)
+        BoardCaller.resolve(access, caller, teamId)
             .flatMap(
                 a -> {
                   Instant now = boards.now();
@@ -205,8 +204,7 @@ public class TaskCommands {
     }
     return timed(
         "heartbeat",
-        access
-            .resolve(caller, teamId)
+        BoardCaller.resolve(access, caller, teamId)
             .flatMap(
                 a -> {
                   Instant now = boards.now();
@@ -229,8 +227,7 @@ public class TaskCommands {
   /** Sets the team's claim time-out, or returns it to the default when {@code timeout} is null. */
   public Mono<TaskStore.BoardSettings> changeClaimTimeout(
       Caller caller, UUID teamId, long expectedRevision, @Nullable Duration timeout) {
-    return access
-        .resolve(caller, teamId)
+    return BoardCaller.resolve(access, caller, teamId)
         .flatMap(
             a ->
                 boards.change(
@@ -251,12 +248,11 @@ public class TaskCommands {
   /** A decision on the locked board by a resolved caller. */
   @FunctionalInterface
   private interface BoardDecision {
-    TaskOutcome decide(BoardAccess.Access access, Board board, Instant now);
+    TaskOutcome decide(BoardCaller access, Board board, Instant now);
   }
 
   private Mono<TaskOutcome> onBoard(Caller caller, UUID teamId, TaskId id, BoardDecision decision) {
-    return access
-        .resolve(caller, teamId)
+    return BoardCaller.resolve(access, caller, teamId)
         .flatMap(a -> boards.change(a, false, id, (board, now) -> decision.decide(a, board, now)));
   }
 
@@ -284,7 +280,7 @@ public class TaskCommands {
    * is now, which names the refusal (a stale revision at least).
    */
   private Mono<TaskOutcome> writeOne(
-      BoardAccess.Access a,
+      BoardCaller a,
       Task read,
       Task written,
       long expectedRevision,

@@ -1,6 +1,7 @@
 package io.agentteams.taskboard.task.application;
 
 import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.roster.RosterAccess;
 import io.agentteams.taskboard.task.TaskBoardProperties;
 import io.agentteams.taskboard.task.domain.BoardProblems;
 import io.agentteams.taskboard.task.domain.Task;
@@ -18,11 +19,11 @@ import reactor.core.publisher.Mono;
 @Service
 public class TaskQueries {
 
-  private final BoardAccess access;
+  private final RosterAccess access;
   private final TaskStore store;
   private final TaskBoardProperties properties;
 
-  public TaskQueries(BoardAccess access, TaskStore store, TaskBoardProperties properties) {
+  public TaskQueries(RosterAccess access, TaskStore store, TaskBoardProperties properties) {
     this.access = access;
     this.store = store;
     this.properties = properties;
@@ -35,23 +36,20 @@ public class TaskQueries {
       boolean includeDeleted,
       List<TaskStatus> statuses,
       @Nullable String owner) {
-    return access
-        .resolve(caller, teamId)
+    return BoardCaller.resolve(access, caller, teamId)
         .flatMapMany(a -> store.list(teamId, includeDeleted, statuses, owner));
   }
 
   /** One task; a deleted one is returned as its tombstone. */
   public Mono<Task> find(Caller caller, UUID teamId, TaskId id) {
-    return access
-        .resolve(caller, teamId)
+    return BoardCaller.resolve(access, caller, teamId)
         .then(store.find(teamId, id))
         .switchIfEmpty(Mono.error(() -> BoardProblems.taskNotFound(id)));
   }
 
   /** The board's settings (the defaults when the team has no board yet). */
   public Mono<TaskStore.BoardSettings> settings(Caller caller, UUID teamId) {
-    return access
-        .resolve(caller, teamId)
+    return BoardCaller.resolve(access, caller, teamId)
         .then(store.settings(teamId, properties.claimTimeout()))
         .defaultIfEmpty(new TaskStore.BoardSettings(null, properties.claimTimeout(), 1));
   }

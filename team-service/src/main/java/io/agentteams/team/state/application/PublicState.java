@@ -1,5 +1,9 @@
 package io.agentteams.team.state.application;
 
+import io.agentteams.contracts.team.TeamStatus;
+import io.agentteams.platform.access.AccessPolicy;
+import io.agentteams.platform.access.Acting;
+import io.agentteams.platform.access.TeamAccess;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.team.state.StateProperties;
 import io.agentteams.team.state.domain.Author;
@@ -13,9 +17,10 @@ import io.agentteams.team.state.domain.TeamState;
 import io.agentteams.team.state.domain.Updated;
 import io.agentteams.team.state.persistence.StateStore;
 import io.agentteams.team.state.persistence.StateStore.TeamHeader;
+import io.agentteams.team.teams.application.TeamCommands;
 import io.agentteams.team.teams.application.TeamEventLog;
-import io.agentteams.team.teams.domain.TeamProblems;
 import java.time.Clock;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -32,8 +37,19 @@ import reactor.core.publisher.Mono;
 @Service
 public class PublicState {
 
+  /**
+   * Who writes the public state: a member of the team on its roster, while the team is ready or
+   * disconnected. Another owner's or another team's callers find no such team.
+   */
+  static final AccessPolicy STATE_WRITERS =
+      AccessPolicy.admitting(AccessPolicy.CallerKind.MEMBER)
+          .refusingNonMembers((member, teamId) -> StateProblems.notAMember(member.member(), teamId))
+          .activeIn(
+              EnumSet.of(TeamStatus.READY, TeamStatus.DISCONNECTED), StateProblems::teamNotActive);
+
   private final StateStore store;
   private final TeamEventLog events;
+  private final TeamAccess access;
   private final TransactionalOperator transactions;
   private final StateLimits limits;
   private final Clock clock;
@@ -41,11 +57,13 @@ public class PublicState {
   public PublicState(
       StateStore store,
       TeamEventLog events,
+      TeamAccess access,
       TransactionalOperator transactions,
       StateProperties properties,
       Clock clock) {
     this.store = store;
     this.events = events;
+    this.access = access;
     this.transactions = transactions;
     this.limits = properties.limits();
     this.clock = clock;
@@ -68,32 +86,9 @@ public class PublicState {
       @Nullable String kind,
       @Nullable String title,
       @Nullable String content) {
-    Mono<PublishResult> write =
-        store
-            .lockTeam(teamId)
-            .switchIfEmpty(Mono.error(TeamProblems.teamNotFound(teamId)))
-            .flatMap(
-                team -> {
-                  Author author = author(member, teamId, team);
-                  return store
-                      .entries(teamId)
-                      .flatMap(
-                          entries -> {
-                            TeamState state = state(teamId, team, entries);
-                            Published published =
-                                state.publish(
-                                    author, requestId, kind, title, content, clock.instant());
-                            PublishResult result =
-                                new PublishResult(published, state.stateRevision());
-                            return published.created()
-                                ? store
-                                    .insert(teamId, published.entry())
-                                    .then(commit(teamId, team, state))
-                                    .thenReturn(result)
-                                : Mono.just(result);
-                          });
-                });
-    return transactions.transactional(write);
+    return transactions.transactional(
+        openForWriting(member, teamId)
+            .flatMap(writing -> publish(writing, requestId, kind, title, content)));
   }
 
   /** Updates an entry as the calling member, if it is still at the expected revision. */
@@ -103,47 +98,21 @@ public class PublicState {
       long entryId,
       @Nullable Long expectedRevision,
       EntryChange change) {
-    Mono<UpdateResult> write =
-        store
-            .lockTeam(teamId)
-            .switchIfEmpty(Mono.error(TeamProblems.teamNotFound(teamId)))
-            .flatMap(
-                team -> {
-                  Author author = author(member, teamId, team);
-                  return store
-                      .entries(teamId)
-                      .flatMap(
-                          entries -> {
-                            TeamState state = state(teamId, team, entries);
-                            Updated updated =
-                                state.update(
-                                    author, entryId, expectedRevision, change, clock.instant());
-                            UpdateResult result = new UpdateResult(updated, state.stateRevision());
-                            return updated.changed()
-                                ? store
-                                    .update(teamId, updated.entry())
-                                    .then(commit(teamId, team, state))
-                                    .thenReturn(result)
-                                : Mono.just(result);
-                          });
-                });
-    return transactions.transactional(write);
+    return transactions.transactional(
+        openForWriting(member, teamId)
+            .flatMap(writing -> update(writing, entryId, expectedRevision, change)));
   }
 
   /** The entries the query selects, for the team's owner or one of its members. */
   public Mono<ReadResult> read(Caller caller, UUID teamId, StateQuery query) {
-    return store
-        .team(teamId)
-        .filter(team -> readable(caller, teamId, team))
-        .switchIfEmpty(Mono.error(TeamProblems.teamNotFound(teamId)))
+    return access
+        .check(caller, teamId, TeamCommands.TEAM_RECORDS, store.team(teamId))
         .flatMap(
-            team ->
+            grant ->
                 store
                     .entries(teamId)
-                    .map(
-                        entries ->
-                            new ReadResult(
-                                state(teamId, team, entries).read(query), team.stateRevision())));
+                    .map(entries -> state(grant.team(), entries))
+                    .map(state -> new ReadResult(state.read(query), state.stateRevision())));
   }
 
   /** One entry, archived or not. */
@@ -153,47 +122,76 @@ public class PublicState {
         .switchIfEmpty(Mono.error(StateProblems.entryNotFound(entryId)));
   }
 
-  private Mono<Void> commit(UUID teamId, TeamHeader team, TeamState state) {
+  /** A write in progress: the locked team, the writing member and the state it changes. */
+  private record Writing(TeamHeader team, Author author, TeamState state) {}
+
+  /**
+   * Locks the team for the member's write and loads its state. The author, time and source come
+   * from the caller's verified identity and the roster.
+   */
+  private Mono<Writing> openForWriting(Caller.Member member, UUID teamId) {
+    return access
+        .check(member, teamId, STATE_WRITERS, store.lockTeam(teamId))
+        .flatMap(
+            grant ->
+                store
+                    .entries(teamId)
+                    .map(
+                        entries ->
+                            new Writing(
+                                grant.team(),
+                                author(grant.team(), grant.member()),
+                                state(grant.team(), entries))));
+  }
+
+  private Mono<PublishResult> publish(
+      Writing writing,
+      @Nullable String requestId,
+      @Nullable String kind,
+      @Nullable String title,
+      @Nullable String content) {
+    Published published =
+        writing.state().publish(writing.author(), requestId, kind, title, content, clock.instant());
+    PublishResult result = new PublishResult(published, writing.state().stateRevision());
+    return published.created()
+        ? store
+            .insert(writing.team().teamId(), published.entry())
+            .then(commit(writing))
+            .thenReturn(result)
+        : Mono.just(result);
+  }
+
+  private Mono<UpdateResult> update(
+      Writing writing, long entryId, @Nullable Long expectedRevision, EntryChange change) {
+    Updated updated =
+        writing
+            .state()
+            .update(writing.author(), entryId, expectedRevision, change, clock.instant());
+    UpdateResult result = new UpdateResult(updated, writing.state().stateRevision());
+    return updated.changed()
+        ? store
+            .update(writing.team().teamId(), updated.entry())
+            .then(commit(writing))
+            .thenReturn(result)
+        : Mono.just(result);
+  }
+
+  private Mono<Void> commit(Writing writing) {
+    TeamState state = writing.state();
     var recorded = state.takeEvents();
     return store
-        .saveRevisions(teamId, state.teamRevision(), state.stateRevision())
-        .then(events.append(team.ownerId(), recorded));
+        .saveRevisions(writing.team().teamId(), state.teamRevision(), state.stateRevision())
+        .then(events.append(writing.team().ownerId(), recorded));
   }
 
-  private TeamState state(UUID teamId, TeamHeader team, List<Entry> entries) {
-    return new TeamState(teamId, team.revision(), team.stateRevision(), entries, limits);
+  private TeamState state(TeamHeader team, List<Entry> entries) {
+    return new TeamState(team.teamId(), team.revision(), team.stateRevision(), entries, limits);
   }
 
-  /** The writing member as the roster knows it; anyone else is refused. */
-  private static Author author(Caller.Member member, UUID teamId, TeamHeader team) {
-    if (!member.teamId().equals(teamId)
-        || !member.ownerId().equals(team.ownerId())
-        || "deleted".equals(team.status())) {
-      throw TeamProblems.teamNotFound(teamId);
-    }
-    String conversation = team.conversations().get(member.member());
-    if (conversation == null) {
-      throw StateProblems.notAMember(member.member(), teamId);
-    }
-    if (!"ready".equals(team.status()) && !"disconnected".equals(team.status())) {
-      throw StateProblems.teamNotActive(teamId, team.status());
-    }
+  /** The writing member as the roster knows it. */
+  private static Author author(TeamHeader team, Acting.AsMember member) {
+    String conversation = team.members().get(member.name()).conversationId();
     return new Author(
-        member.member(), conversation, member.jobId() == null ? null : member.jobId().toString());
-  }
-
-  private static boolean readable(Caller caller, UUID teamId, TeamHeader team) {
-    if ("deleted".equals(team.status())) {
-      return false;
-    }
-    if (caller instanceof Caller.Owner owner) {
-      return owner.ownerId().equals(team.ownerId());
-    }
-    if (caller instanceof Caller.Member member) {
-      return member.teamId().equals(teamId)
-          && member.ownerId().equals(team.ownerId())
-          && team.conversations().containsKey(member.member());
-    }
-    return caller instanceof Caller.Service;
+        member.name(), conversation, member.jobId() == null ? null : member.jobId().toString());
   }
 }

@@ -1,5 +1,6 @@
 package io.agentteams.team.state.domain;
 
+import io.agentteams.contracts.team.TeamStatus;
 import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.problem.LimitExceededException;
 import java.util.Map;
@@ -80,11 +81,11 @@ public final class StateProblems {
   }
 
   /** Members write the public state only while the team is ready or disconnected. */
-  public static DomainFailure teamNotActive(UUID teamId, String status) {
+  public static DomainFailure teamNotActive(UUID teamId, TeamStatus status) {
     return new DomainFailure(
         DomainFailure.Kind.CONFLICT,
         "team-not-active",
-        "team " + teamId + " is " + status + "; its members cannot write yet",
-        Map.of("status", status));
+        "team " + teamId + " is " + status.wire() + "; its members cannot write yet",
+        Map.of("status", status.wire()));
   }
 }

@@ -1,5 +1,7 @@
 package io.agentteams.team.state.persistence;
 
+import io.agentteams.contracts.team.TeamStatus;
+import io.agentteams.platform.access.TeamRoster;
 import io.agentteams.team.state.domain.Entry;
 import io.agentteams.team.state.domain.EntryKind;
 import io.agentteams.team.state.domain.EntryStatus;
@@ -9,6 +11,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
@@ -30,20 +33,36 @@ public class StateStore {
   }
 
   /**
-   * What a state write needs to know of the team.
-   *
-   * @param ownerId the team's owner
-   * @param status the team's lifecycle status
-   * @param revision the team revision
-   * @param stateRevision the team-state revision
-   * @param conversations each member's conversation, by member name
+   * What a state write or read needs of its team: the owner, the status, the revisions and the
+   * roster (each member's conversation, and whether it leads).
    */
   public record TeamHeader(
+      UUID teamId,
       String ownerId,
-      String status,
+      TeamStatus status,
       long revision,
       long stateRevision,
-      Map<String, String> conversations) {}
+      Map<String, Seat> members)
+      implements TeamRoster {
+
+    public TeamHeader {
+      members = Map.copyOf(members);
+    }
+
+    /**
+     * One member's place on the roster.
+     *
+     * @param conversationId the member's conversation
+     * @param lead whether it leads the team
+     */
+    public record Seat(String conversationId, boolean lead) {}
+
+    @Override
+    public Optional<TeamRoster.Seat> seat(String member) {
+      return Optional.ofNullable(members.get(member))
+          .map(seat -> new TeamRoster.Seat(member, seat.lead()));
+    }
+  }
 
   /** The team, locked for update until the transaction ends: state writes of a team queue here. */
   public Mono<TeamHeader> lockTeam(UUID teamId) {
@@ -56,13 +75,16 @@ public class StateStore {
   }
 
   private Mono<TeamHeader> header(String sql, UUID teamId) {
-    Mono<Map<String, String>> conversations =
-        db.sql("SELECT name, conversation_id FROM team_member WHERE team_id = :team")
+    Mono<Map<String, TeamHeader.Seat>> members =
+        db.sql("SELECT name, conversation_id, lead FROM team_member WHERE team_id = :team")
             .bind("team", teamId)
             .map(
                 row ->
                     Map.entry(
-                        row.get("name", String.class), row.get("conversation_id", String.class)))
+                        row.get("name", String.class),
+                        new TeamHeader.Seat(
+                            row.get("conversation_id", String.class),
+                            Boolean.TRUE.equals(row.get("lead", Boolean.class)))))
             .all()
             .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     return db.sql(sql)
@@ -70,22 +92,24 @@ public class StateStore {
         .map(
             row ->
                 new TeamHeader(
+                    teamId,
                     row.get("owner_id", String.class),
-                    row.get("status", String.class),
+                    TeamStatus.fromWire(row.get("status", String.class)),
                     row.get("revision", Long.class),
                     row.get("state_revision", Long.class),
                     Map.of()))
         .one()
         .flatMap(
             header ->
-                conversations.map(
-                    members ->
+                members.map(
+                    roster ->
                         new TeamHeader(
+                            teamId,
                             header.ownerId(),
                             header.status(),
                             header.revision(),
                             header.stateRevision(),
-                            members)));
+                            roster)));
   }
 
   /** Every entry of the team, archived ones included, in id order. */

@@ -1,17 +1,21 @@
 package io.agentteams.team.teams.application;
 
+import io.agentteams.platform.access.AccessPolicy;
+import io.agentteams.platform.access.Grant;
+import io.agentteams.platform.access.TeamAccess;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.team.agents.application.AgentCatalog;
+import io.agentteams.team.agents.domain.AgentRuntime;
 import io.agentteams.team.jobs.persistence.SchedulerJobs;
 import io.agentteams.team.teams.TeamProperties;
 import io.agentteams.team.teams.domain.NewMember;
 import io.agentteams.team.teams.domain.Team;
 import io.agentteams.team.teams.domain.TeamLimits;
 import io.agentteams.team.teams.domain.TeamProblems;
-import io.agentteams.team.teams.domain.TeamStatus;
 import io.agentteams.team.teams.persistence.TeamStore;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
@@ -25,11 +29,22 @@ import reactor.core.publisher.Mono;
 @Service
 public class TeamCommands {
 
+  /**
+   * Who sees a team's record: its owner, its members and other services; anyone else, and everyone
+   * once the team is deleted, finds no such team.
+   */
+  public static final AccessPolicy TEAM_RECORDS =
+      AccessPolicy.admitting(
+          AccessPolicy.CallerKind.OWNER,
+          AccessPolicy.CallerKind.MEMBER,
+          AccessPolicy.CallerKind.SERVICE);
+
   private final TeamStore teams;
   private final AgentCatalog catalog;
   private final SchedulerJobs jobs;
   private final TeamEventLog events;
   private final TeamProvisioning provisioning;
+  private final TeamAccess access;
   private final TransactionalOperator transactions;
   private final TeamLimits limits;
   private final Clock clock;
@@ -40,6 +55,7 @@ public class TeamCommands {
       SchedulerJobs jobs,
       TeamEventLog events,
       TeamProvisioning provisioning,
+      TeamAccess access,
       TransactionalOperator transactions,
       TeamProperties properties,
       Clock clock) {
@@ -48,6 +64,7 @@ public class TeamCommands {
     this.jobs = jobs;
     this.events = events;
     this.provisioning = provisioning;
+    this.access = access;
     this.transactions = transactions;
     this.limits = properties.limits();
     this.clock = clock;
@@ -61,44 +78,51 @@ public class TeamCommands {
     List<String> agentIds =
         members.stream().map(NewMember::agentId).filter(Objects::nonNull).distinct().toList();
     Mono<Team> created =
-        teams
-            .lockOwner(owner.ownerId())
-            .then(teams.countActive(owner.ownerId()))
-            .flatMap(
-                count ->
-                    count >= limits.maxTeamsPerOwner()
-                        ? Mono.error(
-                            TeamProblems.tooManyTeams(limits.maxTeamsPerOwner(), count + 1))
-                        : catalog.runtimes(owner.ownerId(), agentIds))
-            .map(
-                runtimes ->
-                    Team.create(
-                        UUID.randomUUID(),
-                        owner.ownerId(),
-                        name,
-                        goal,
-                        members,
-                        limits,
-                        runtimes,
-                        member -> UUID.randomUUID().toString(),
-                        clock.instant()))
-            .flatMap(
-                team -> {
-                  var recorded = team.takeEvents();
-                  return teams
-                      .insert(team)
-                      .then(events.append(team.ownerId(), recorded))
-                      .thenReturn(team);
-                });
+        roomForOneMore(owner)
+            .then(catalog.runtimes(owner.ownerId(), agentIds))
+            .map(runtimes -> newTeam(owner, name, goal, members, runtimes))
+            .flatMap(this::insert);
     return transactions.transactional(created).doOnNext(team -> provisioning.kick(team.id()));
+  }
+
+  /** Completes under the owner's lock when the owner may have one more team. */
+  private Mono<Void> roomForOneMore(Caller.Owner owner) {
+    return teams
+        .lockOwner(owner.ownerId())
+        .then(teams.countActive(owner.ownerId()))
+        .flatMap(
+            count ->
+                count >= limits.maxTeamsPerOwner()
+                    ? Mono.error(TeamProblems.tooManyTeams(limits.maxTeamsPerOwner(), count + 1))
+                    : Mono.empty());
+  }
+
+  private Team newTeam(
+      Caller.Owner owner,
+      String name,
+      String goal,
+      List<NewMember> members,
+      Map<String, AgentRuntime> runtimes) {
+    return Team.create(
+        UUID.randomUUID(),
+        owner.ownerId(),
+        name,
+        goal,
+        members,
+        limits,
+        runtimes,
+        member -> UUID.randomUUID().toString(),
+        clock.instant());
+  }
+
+  private Mono<Team> insert(Team team) {
+    var recorded = team.takeEvents();
+    return teams.insert(team).then(events.append(team.ownerId(), recorded)).thenReturn(team);
   }
 
   /** A team the caller may see; anything else is answered as not found. */
   public Mono<Team> find(Caller caller, UUID teamId) {
-    return teams
-        .find(teamId)
-        .filter(team -> visible(caller, team))
-        .switchIfEmpty(Mono.error(TeamProblems.teamNotFound(teamId)));
+    return access.check(caller, teamId, TEAM_RECORDS, teams.find(teamId)).map(Grant::team);
   }
 
   /** The owner's teams, newest first. */
@@ -111,25 +135,29 @@ public class TeamCommands {
    * This system's records of the team go; the agents' own conversations are not touched.
    */
   public Mono<Void> delete(Caller.Owner owner, UUID teamId) {
-    Mono<Void> deleted =
-        lockVisible(owner, teamId)
-            .flatMap(
-                team ->
-                    jobs.countUnfinished(teamId)
-                        .flatMap(
-                            unfinished -> {
-                              if (unfinished > 0) {
-                                return Mono.error(TeamProblems.unfinishedJobs(teamId, unfinished));
-                              }
-                              team.delete();
-                              var recorded = team.takeEvents();
-                              return teams
-                                  .save(team)
-                                  .then(teams.eraseContent(teamId))
-                                  .then(jobs.forget(teamId))
-                                  .then(events.append(team.ownerId(), recorded));
-                            }));
-    return transactions.transactional(deleted);
+    return transactions.transactional(
+        lockVisible(owner, teamId).flatMap(this::refuseWithUnfinishedJobs).flatMap(this::erase));
+  }
+
+  /** The team, once the scheduler reports none of its jobs unfinished. */
+  private Mono<Team> refuseWithUnfinishedJobs(Team team) {
+    return jobs.countUnfinished(team.id())
+        .flatMap(
+            unfinished ->
+                unfinished > 0
+                    ? Mono.error(TeamProblems.unfinishedJobs(team.id(), unfinished))
+                    : Mono.just(team));
+  }
+
+  /** Deletes the team and forgets what this service held of it, with {@code TeamDeleted}. */
+  private Mono<Void> erase(Team team) {
+    team.delete();
+    var recorded = team.takeEvents();
+    return teams
+        .save(team)
+        .then(teams.eraseContent(team.id()))
+        .then(jobs.forget(team.id()))
+        .then(events.append(team.ownerId(), recorded));
   }
 
   /**
@@ -160,47 +188,18 @@ public class TeamCommands {
    */
   public Mono<Team> disconnect(Caller.Service service, UUID teamId, String reason) {
     Mono<Team> disconnected =
-        teams
-            .lock(teamId)
-            .filter(team -> team.status() != TeamStatus.DELETED)
-            .switchIfEmpty(Mono.error(TeamProblems.teamNotFound(teamId)))
-            .flatMap(
-                team -> {
-                  if (!team.disconnect(reason)) {
-                    return Mono.just(team);
-                  }
-                  var recorded = team.takeEvents();
-                  return teams
-                      .save(team)
-                      .then(events.append(team.ownerId(), recorded))
-                      .thenReturn(team);
-                });
+        lockVisible(service, teamId)
+            .flatMap(team -> team.disconnect(reason) ? saveWithEvents(team) : Mono.just(team));
     return transactions.transactional(disconnected);
   }
 
-  private Mono<Team> lockVisible(Caller caller, UUID teamId) {
-    return teams
-        .lock(teamId)
-        .filter(team -> visible(caller, team))
-        .switchIfEmpty(Mono.error(TeamProblems.teamNotFound(teamId)));
+  private Mono<Team> saveWithEvents(Team team) {
+    var recorded = team.takeEvents();
+    return teams.save(team).then(events.append(team.ownerId(), recorded)).thenReturn(team);
   }
 
-  /**
-   * Owners see their teams, members the team they belong to, services every team; a deleted team is
-   * seen by no one.
-   */
-  static boolean visible(Caller caller, Team team) {
-    if (team.status() == TeamStatus.DELETED) {
-      return false;
-    }
-    if (caller instanceof Caller.Owner owner) {
-      return team.ownedBy(owner.ownerId());
-    }
-    if (caller instanceof Caller.Member member) {
-      return member.teamId().equals(team.id())
-          && team.ownedBy(member.ownerId())
-          && team.findMember(member.member()).isPresent();
-    }
-    return caller instanceof Caller.Service;
+  /** The team locked for a change, when the caller may see it; otherwise not found. */
+  private Mono<Team> lockVisible(Caller caller, UUID teamId) {
+    return access.check(caller, teamId, TEAM_RECORDS, teams.lock(teamId)).map(Grant::team);
   }
 }

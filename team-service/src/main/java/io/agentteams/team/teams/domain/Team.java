@@ -10,6 +10,8 @@ import io.agentteams.contracts.team.TeamFailed;
 import io.agentteams.contracts.team.TeamReady;
 import io.agentteams.contracts.team.TeamReconnectFailed;
 import io.agentteams.contracts.team.TeamReconnected;
+import io.agentteams.contracts.team.TeamStatus;
+import io.agentteams.platform.access.TeamRoster;
 import io.agentteams.team.agents.domain.AgentRuntime;
 import io.agentteams.team.text.domain.StoredText;
 import java.time.Instant;
@@ -31,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * ({@code provisioning → ready | failed}, {@code ready ⇄ disconnected}, {@code deleted}). Each
  * transition checks the state, changes it and records its event with the next team revision.
  */
-public final class Team {
+public final class Team implements TeamRoster {
 
   private final UUID id;
   private final String ownerId;
@@ -290,11 +292,6 @@ public final class Team {
         && members.stream().anyMatch(m -> m.status() == MemberStatus.PENDING);
   }
 
-  /** Whether the owner may see and change this team. */
-  public boolean ownedBy(String owner) {
-    return ownerId.equals(owner);
-  }
-
   /** The member with that name, if the roster has one. */
   public Optional<Member> findMember(String memberName) {
     return members.stream().filter(m -> m.name().value().equals(memberName)).findFirst();
@@ -333,6 +330,17 @@ public final class Team {
     return id;
   }
 
+  @Override
+  public UUID teamId() {
+    return id;
+  }
+
+  @Override
+  public Optional<Seat> seat(String memberName) {
+    return findMember(memberName).map(m -> new Seat(m.name().value(), m.lead()));
+  }
+
+  @Override
   public String ownerId() {
     return ownerId;
   }
@@ -345,6 +353,7 @@ public final class Team {
     return goal;
   }
 
+  @Override
   public TeamStatus status() {
     return status;
   }

@@ -1,5 +1,6 @@
 package io.agentteams.team.teams.domain;
 
+import io.agentteams.contracts.team.TeamStatus;
 import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.problem.LimitExceededException;
 import java.util.Map;

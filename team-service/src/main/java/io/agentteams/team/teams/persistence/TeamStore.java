@@ -1,5 +1,6 @@
 package io.agentteams.team.teams.persistence;
 
+import io.agentteams.contracts.team.TeamStatus;
 import io.agentteams.team.agents.domain.AgentRuntime;
 import io.agentteams.team.agents.domain.RuntimeKind;
 import io.agentteams.team.teams.domain.ConversationOutcome;
@@ -7,7 +8,6 @@ import io.agentteams.team.teams.domain.Member;
 import io.agentteams.team.teams.domain.MemberName;
 import io.agentteams.team.teams.domain.MemberStatus;
 import io.agentteams.team.teams.domain.Team;
-import io.agentteams.team.teams.domain.TeamStatus;
 import io.r2dbc.spi.Readable;
 import java.time.Instant;
 import java.time.OffsetDateTime;

@@ -1,12 +1,12 @@
 package io.agentteams.team.teams.web;
 
+import io.agentteams.contracts.team.TeamStatus;
 import io.agentteams.platform.bounds.TextBound;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.team.teams.application.TeamCommands;
 import io.agentteams.team.teams.domain.Member;
 import io.agentteams.team.teams.domain.NewMember;
 import io.agentteams.team.teams.domain.Team;
-import io.agentteams.team.teams.domain.TeamStatus;
 import io.agentteams.team.text.domain.StoredText;
 import java.net.URI;
 import java.time.Instant;

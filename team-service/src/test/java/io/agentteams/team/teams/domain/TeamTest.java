@@ -15,6 +15,7 @@ import io.agentteams.contracts.team.TeamFailed;
 import io.agentteams.contracts.team.TeamReady;
 import io.agentteams.contracts.team.TeamReconnectFailed;
 import io.agentteams.contracts.team.TeamReconnected;
+import io.agentteams.contracts.team.TeamStatus;
 import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.problem.LimitExceededException;
 import io.agentteams.team.agents.domain.RuntimeKind;

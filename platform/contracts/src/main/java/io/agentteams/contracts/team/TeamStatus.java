@@ -1,8 +1,11 @@
-package io.agentteams.team.teams.domain;
+package io.agentteams.contracts.team;
 
 import java.util.Locale;
 
-/** Where a team is in its lifecycle. */
+/**
+ * Where a team is in its lifecycle ({@code provisioning → ready | failed}, {@code ready ⇄
+ * disconnected}, {@code deleted}), as team events carry it and every service's roster holds it.
+ */
 public enum TeamStatus {
   PROVISIONING,
   READY,
@@ -15,6 +18,7 @@ public enum TeamStatus {
     return name().toLowerCase(Locale.ROOT);
   }
 
+  /** The status with that wire name. */
   public static TeamStatus fromWire(String value) {
     return valueOf(value.toUpperCase(Locale.ROOT));
   }

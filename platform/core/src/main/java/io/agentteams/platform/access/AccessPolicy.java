@@ -1,0 +1,235 @@
+package io.agentteams.platform.access;
+
+import io.agentteams.contracts.team.TeamStatus;
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.problem.DomainFailure;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Who an operation admits and how it answers everyone else; {@link TeamAccess} applies it. What is
+ * fixed for every policy: a caller of another owner, or a team that does not exist or is gone, is
+ * answered "team not found" and learns nothing more; an agent worker never acts on a team. What a
+ * policy chooses is only how insiders are refused (a member token naming another member or team, a
+ * caller kind the operation does not serve, a team whose status does not allow it), so each service
+ * keeps the answers its API has always given.
+ *
+ * <p>By default an operation admits the team's owner, its members and other services, answers every
+ * refusal "not found", treats deleted teams as gone and allows every other status.
+ */
+public final class AccessPolicy {
+
+  /** The kinds of caller an operation may admit. */
+  public enum CallerKind {
+    OWNER,
+    MEMBER,
+    SERVICE
+  }
+
+  /** Refuses a caller the operation does not serve. */
+  @FunctionalInterface
+  public interface CallerRefusal {
+    DomainFailure refuse(Caller caller, UUID teamId);
+  }
+
+  /** Refuses a member token (for another team, for a name not on the roster, or another member). */
+  @FunctionalInterface
+  public interface MemberRefusal {
+    DomainFailure refuse(Caller.Member member, UUID teamId);
+  }
+
+  /** Refuses an operation in a team whose status does not allow it. */
+  @FunctionalInterface
+  public interface StatusRefusal {
+    DomainFailure refuse(UUID teamId, TeamStatus status);
+  }
+
+  private static final CallerRefusal NOT_FOUND = (caller, teamId) -> TeamAccess.notFound(teamId);
+  private static final MemberRefusal MEMBER_NOT_FOUND =
+      (member, teamId) -> TeamAccess.notFound(teamId);
+
+  private final Set<CallerKind> admitted;
+  private final boolean tokenFirst;
+  private final CallerRefusal otherCallers;
+  private final MemberRefusal foreignTokens;
+  private final MemberRefusal nonMembers;
+  private final MemberRefusal otherMembers;
+  private final Set<TeamStatus> gone;
+  private final Set<TeamStatus> active;
+  private final StatusRefusal inactive;
+
+  private AccessPolicy(
+      Set<CallerKind> admitted,
+      boolean tokenFirst,
+      CallerRefusal otherCallers,
+      MemberRefusal foreignTokens,
+      MemberRefusal nonMembers,
+      MemberRefusal otherMembers,
+      Set<TeamStatus> gone,
+      Set<TeamStatus> active,
+      StatusRefusal inactive) {
+    this.admitted = Set.copyOf(admitted);
+    this.tokenFirst = tokenFirst;
+    this.otherCallers = otherCallers;
+    this.foreignTokens = foreignTokens;
+    this.nonMembers = nonMembers;
+    this.otherMembers = otherMembers;
+    this.gone = Set.copyOf(gone);
+    this.active = Set.copyOf(active);
+    this.inactive = inactive;
+  }
+
+  /** A policy that admits these kinds of caller, with the defaults for everything else. */
+  public static AccessPolicy admitting(CallerKind first, CallerKind... more) {
+    return new AccessPolicy(
+        EnumSet.of(first, more),
+        true,
+        NOT_FOUND,
+        MEMBER_NOT_FOUND,
+        MEMBER_NOT_FOUND,
+        MEMBER_NOT_FOUND,
+        EnumSet.of(TeamStatus.DELETED),
+        EnumSet.allOf(TeamStatus.class),
+        (teamId, status) -> TeamAccess.notFound(teamId));
+  }
+
+  /** Refuses callers of a kind the operation does not admit with this failure. */
+  public AccessPolicy refusingOtherCallers(CallerRefusal refusal) {
+    return new AccessPolicy(
+        admitted,
+        tokenFirst,
+        refusal,
+        foreignTokens,
+        nonMembers,
+        otherMembers,
+        gone,
+        active,
+        inactive);
+  }
+
+  /** Refuses a member token for another team with this failure. */
+  public AccessPolicy refusingForeignTokens(MemberRefusal refusal) {
+    return new AccessPolicy(
+        admitted,
+        tokenFirst,
+        otherCallers,
+        refusal,
+        nonMembers,
+        otherMembers,
+        gone,
+        active,
+        inactive);
+  }
+
+  /** Refuses a member token whose name is not on the team's roster with this failure. */
+  public AccessPolicy refusingNonMembers(MemberRefusal refusal) {
+    return new AccessPolicy(
+        admitted,
+        tokenFirst,
+        otherCallers,
+        foreignTokens,
+        refusal,
+        otherMembers,
+        gone,
+        active,
+        inactive);
+  }
+
+  /** Refuses a member token asking to act as another member with this failure. */
+  public AccessPolicy refusingOtherMembers(MemberRefusal refusal) {
+    return new AccessPolicy(
+        admitted,
+        tokenFirst,
+        otherCallers,
+        foreignTokens,
+        nonMembers,
+        refusal,
+        gone,
+        active,
+        inactive);
+  }
+
+  /**
+   * Judges the caller's kind and its token's team only once the team is known to be the caller
+   * owner's, so that another owner's callers are answered "not found" whatever they hold. By
+   * default both are judged from the token alone, before the team is read (which reveals nothing
+   * either).
+   */
+  public AccessPolicy judgingTokensAfterOwnership() {
+    return new AccessPolicy(
+        admitted,
+        false,
+        otherCallers,
+        foreignTokens,
+        nonMembers,
+        otherMembers,
+        gone,
+        active,
+        inactive);
+  }
+
+  /** Answers a deleted team like any other instead of as gone: its status decides. */
+  public AccessPolicy keepingDeletedTeams() {
+    return new AccessPolicy(
+        admitted,
+        tokenFirst,
+        otherCallers,
+        foreignTokens,
+        nonMembers,
+        otherMembers,
+        EnumSet.noneOf(TeamStatus.class),
+        active,
+        inactive);
+  }
+
+  /** Allows the operation only in these statuses and refuses it in the others with this failure. */
+  public AccessPolicy activeIn(Set<TeamStatus> statuses, StatusRefusal refusal) {
+    return new AccessPolicy(
+        admitted,
+        tokenFirst,
+        otherCallers,
+        foreignTokens,
+        nonMembers,
+        otherMembers,
+        gone,
+        statuses,
+        refusal);
+  }
+
+  boolean admits(CallerKind kind) {
+    return admitted.contains(kind);
+  }
+
+  boolean tokenFirst() {
+    return tokenFirst;
+  }
+
+  CallerRefusal otherCallers() {
+    return otherCallers;
+  }
+
+  MemberRefusal foreignTokens() {
+    return foreignTokens;
+  }
+
+  MemberRefusal nonMembers() {
+    return nonMembers;
+  }
+
+  MemberRefusal otherMembers() {
+    return otherMembers;
+  }
+
+  boolean gone(TeamStatus status) {
+    return gone.contains(status);
+  }
+
+  boolean active(TeamStatus status) {
+    return active.contains(status);
+  }
+
+  StatusRefusal inactive() {
+    return inactive;
+  }
+}

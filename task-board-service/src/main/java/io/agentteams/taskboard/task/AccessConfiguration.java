@@ -1,0 +1,20 @@
+package io.agentteams.taskboard.task;
+
+import io.agentteams.platform.access.TeamAccess;
+import io.agentteams.platform.roster.RosterAccess;
+import io.agentteams.platform.roster.Rosters;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Team access against the roster projection, read through a cache for {@code roster-cache-ttl}:
+ * every claim and heartbeat checks its caller against the roster.
+ */
+@Configuration(proxyBeanMethods = false)
+class AccessConfiguration {
+
+  @Bean
+  RosterAccess rosterAccess(TeamAccess access, Rosters rosters, TaskBoardProperties properties) {
+    return new RosterAccess(access, rosters, properties.rosterCacheTtl());
+  }
+}
