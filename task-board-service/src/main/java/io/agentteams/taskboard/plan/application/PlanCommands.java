@@ -10,8 +10,10 @@ import io.agentteams.platform.outbox.Outbox;
 import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.roster.RosterAccess;
 import io.agentteams.taskboard.plan.domain.Plan;
+import io.agentteams.taskboard.plan.domain.PlanBoard;
 import io.agentteams.taskboard.plan.domain.PlanNormalizer;
 import io.agentteams.taskboard.plan.domain.PlanProblems;
+import io.agentteams.taskboard.plan.domain.PlanStatus;
 import io.agentteams.taskboard.plan.persistence.PlanStore;
 import io.agentteams.taskboard.task.TaskBoardProperties;
 import io.agentteams.taskboard.task.application.BoardCaller;
@@ -22,6 +24,7 @@ import io.agentteams.taskboard.task.domain.TaskId;
 import io.agentteams.taskboard.task.domain.TaskLimits;
 import io.agentteams.taskboard.task.domain.WriteScopes;
 import io.agentteams.taskboard.task.messaging.TaskEvents;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -76,6 +79,7 @@ public class PlanCommands {
     return BoardCaller.resolve(access, caller, teamId)
         .flatMap(
             a -> {
+              // Normalised before the board is locked: a malformed plan costs no transaction.
               PlanNormalizer.Result normalised = PlanNormalizer.normalise(items);
               UUID planId = UUID.randomUUID();
               return boards.change(
@@ -83,44 +87,41 @@ public class PlanCommands {
                   true,
                   null,
                   (board, now) ->
-                      Mono.fromCallable(
-                          () -> {
-                            List<Task> created =
-                                board.importPlan(
-                                    a.actor(),
-                                    planId,
-                                    normalised.tasks(),
-                                    hold,
-                                    a.members(),
-                                    limits,
-                                    now);
-                            List<Plan.Entry> entries =
-                                created.stream()
-                                    .map(t -> new Plan.Entry(String.valueOf(t.planKey()), t.id()))
-                                    .toList();
-                            Plan plan =
-                                Plan.imported(
-                                    planId,
-                                    teamId,
-                                    a.actor().label(),
-                                    hold,
-                                    entries,
-                                    normalised,
-                                    now);
-                            return new Imported(plan, created, warnings(board, created));
-                          }),
-                  imported ->
-                      plans
-                          .insert(imported.plan())
-                          .then(
-                              outbox.append(
-                                  Topics.TASK_EVENTS,
-                                  teamId.toString(),
-                                  a.ownerId(),
-                                  imported.plan().revision(),
-                                  importedEvent(imported)))
-                          .then());
+                      Mono.fromCallable(() -> imported(a, board, planId, normalised, hold, now)),
+                  imported -> recordImport(a, imported));
             });
+  }
+
+  /** The plan's tasks added to the locked board, and the plan that names them. */
+  private Imported imported(
+      BoardCaller a,
+      Board board,
+      UUID planId,
+      PlanNormalizer.Result normalised,
+      boolean hold,
+      Instant now) {
+    List<Task> created =
+        PlanBoard.importPlan(
+            board, a.actor(), planId, normalised.tasks(), hold, a.members(), limits, now);
+    List<Plan.Entry> entries =
+        created.stream().map(t -> new Plan.Entry(String.valueOf(t.planKey()), t.id())).toList();
+    Plan plan =
+        Plan.imported(planId, a.teamId(), a.actor().label(), hold, entries, normalised, now);
+    return new Imported(plan, created, warnings(board, created));
+  }
+
+  /** Stores the imported plan and announces it, in the board's transaction. */
+  private Mono<Void> recordImport(BoardCaller a, Imported imported) {
+    return plans
+        .insert(imported.plan())
+        .then(
+            outbox.append(
+                Topics.TASK_EVENTS,
+                a.teamId().toString(),
+                a.ownerId(),
+                imported.plan().revision(),
+                importedEvent(imported)))
+        .then();
   }
 
   /** The team's owner approves a held plan; its tasks become claimable as they are ready. */
@@ -132,43 +133,47 @@ public class PlanCommands {
                     a,
                     false,
                     null,
-                    (board, now) ->
-                        plans
-                            .lock(teamId, planId)
-                            .switchIfEmpty(Mono.error(() -> PlanProblems.planNotFound(planId)))
-                            .flatMap(
-                                plan -> {
-                                  Plan approved = plan.approve(a.actor(), expectedRevision, now);
-                                  Board.Consequences consequences =
-                                      board.approvePlan(a.actor(), planId, now);
-                                  return plans
-                                      .approve(approved, plan.revision())
-                                      .thenReturn(
-                                          new Approved(
-                                              approved,
-                                              tasksOf(board, approved),
-                                              consequences.nowReady()));
-                                }),
-                    approved ->
-                        outbox
-                            .append(
-                                Topics.TASK_EVENTS,
-                                teamId.toString(),
-                                a.ownerId(),
-                                approved.plan().revision(),
-                                new PlanApproved(
-                                    teamId.toString(),
-                                    planId.toString(),
-                                    String.valueOf(approved.plan().approvedBy()),
-                                    approved.plan().tasks().stream()
-                                        .map(e -> e.taskId().value())
-                                        .toList(),
-                                    approved.nowReady().stream().map(TaskId::value).toList(),
-                                    approved.plan().revision()))
-                            .then()))
+                    (board, now) -> approved(a, board, planId, expectedRevision, now),
+                    approved -> recordApproval(a, approved)))
         .onErrorMap(
             e -> e instanceof DomainFailure f && f.code().equals("board-not-found"),
             e -> PlanProblems.planNotFound(planId));
+  }
+
+  /** The plan approved under its lock, and its held tasks released on the locked board. */
+  private Mono<Approved> approved(
+      BoardCaller a, Board board, UUID planId, long expectedRevision, Instant now) {
+    return plans
+        .lock(a.teamId(), planId)
+        .switchIfEmpty(Mono.error(() -> PlanProblems.planNotFound(planId)))
+        .flatMap(
+            plan -> {
+              Plan approved = plan.approve(a.actor(), expectedRevision, now);
+              Board.Consequences consequences = PlanBoard.approve(board, a.actor(), planId, now);
+              return plans
+                  .approve(approved, plan.revision())
+                  .thenReturn(
+                      new Approved(approved, tasksOf(board, approved), consequences.nowReady()));
+            });
+  }
+
+  /** Announces the approval, in the board's transaction. */
+  private Mono<Void> recordApproval(BoardCaller a, Approved approved) {
+    Plan plan = approved.plan();
+    return outbox
+        .append(
+            Topics.TASK_EVENTS,
+            a.teamId().toString(),
+            a.ownerId(),
+            plan.revision(),
+            new PlanApproved(
+                a.teamId().toString(),
+                plan.id().toString(),
+                String.valueOf(plan.approvedBy()),
+                plan.tasks().stream().map(e -> e.taskId().value()).toList(),
+                approved.nowReady().stream().map(TaskId::value).toList(),
+                plan.revision()))
+        .then();
   }
 
   /** A plan of the team, for its members and its owner. */
@@ -205,7 +210,7 @@ public class PlanCommands {
         plan.teamId().toString(),
         plan.id().toString(),
         plan.importedBy(),
-        plan.status() == io.agentteams.taskboard.plan.domain.PlanStatus.AWAITING_APPROVAL,
+        plan.status() == PlanStatus.AWAITING_APPROVAL,
         plan.tasks().stream().map(e -> new PlanTask(e.key(), e.taskId().value())).toList(),
         plan.renamed().stream()
             .map(r -> new PlanRename(r.original(), r.key(), r.reason().wire()))

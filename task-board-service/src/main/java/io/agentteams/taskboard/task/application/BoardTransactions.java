@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -78,41 +79,38 @@ public class BoardTransactions {
               createBoard
                   ? store.ensureBoard(access.teamId(), access.ownerId(), now)
                   : Mono.empty();
-          Mono<Board> locked =
-              Mono.defer(
-                  () -> {
-                    long started = System.nanoTime();
-                    return store
-                        .lock(access.teamId(), properties.claimTimeout(), target)
-                        .doOnNext(
-                            board ->
-                                lockWait.record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
-                  });
           return transactions.transactional(
               ensure
-                  .then(locked)
-                  .switchIfEmpty(
-                      Mono.error(
-                          () ->
-                              target == null
-                                  ? BoardProblems.boardNotFound(access.teamId())
-                                  : BoardProblems.taskNotFound(target)))
-                  .flatMap(
-                      board ->
-                          change
-                              .apply(board, now)
-                              .flatMap(
-                                  result ->
-                                      store
-                                          .save(board)
-                                          .then(
-                                              events.publish(
-                                                  access.teamId(),
-                                                  access.ownerId(),
-                                                  board.events()))
-                                          .then(after.apply(result))
-                                          .thenReturn(result))));
+                  .then(lock(access.teamId(), target))
+                  .flatMap(board -> change.apply(board, now).flatMap(r -> commit(access, board, r)))
+                  .flatMap(result -> after.apply(result).thenReturn(result)));
         });
+  }
+
+  /** The team's board, locked, with the target task; not found when there is none. */
+  private Mono<Board> lock(UUID teamId, @Nullable TaskId target) {
+    return Mono.defer(
+            () -> {
+              long started = System.nanoTime();
+              return store
+                  .lock(teamId, properties.claimTimeout(), target)
+                  .doOnNext(
+                      board -> lockWait.record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
+            })
+        .switchIfEmpty(
+            Mono.error(
+                () ->
+                    target == null
+                        ? BoardProblems.boardNotFound(teamId)
+                        : BoardProblems.taskNotFound(target)));
+  }
+
+  /** Saves the changed board and writes its events. */
+  private <R> Mono<R> commit(BoardCaller access, Board board, R result) {
+    return store
+        .save(board)
+        .then(events.publish(access.teamId(), access.ownerId(), board.events()))
+        .thenReturn(result);
   }
 
   /** Like {@link #change} for a decision that needs nothing but the board. */

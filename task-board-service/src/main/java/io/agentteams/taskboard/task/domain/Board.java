@@ -1,6 +1,5 @@
 package io.agentteams.taskboard.task.domain;
 
-import io.agentteams.taskboard.plan.domain.PlanProblems;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -365,48 +364,21 @@ public final class Board {
     return recovered;
   }
 
-  // ---- plans ----
+  // ---- planned tasks ----
 
   /**
-   * Adds a normalised plan's tasks at once, in plan order, with ids from the counter. Held tasks
-   * wait for {@link #approvePlan}.
+   * Adds planned tasks at once, in order, with ids from the counter; their dependencies name each
+   * other by key. The batch's own rules (keys, dependencies, cycles) were checked by its plan; the
+   * board checks what holds for every task. Held tasks wait for {@link #releaseHeld}.
    */
-  public List<Task> importPlan(
-      Actor actor,
+  public List<Task> addPlanned(
+      Actor.Member member,
       UUID planId,
       List<PlannedTask> plan,
       boolean hold,
       TeamMembers members,
       TaskLimits limits,
       Instant now) {
-    Actor.Member member = requireMember(actor, "import plans");
-    if (plan.isEmpty()) {
-      throw PlanProblems.emptyPlan();
-    }
-    Map<String, PlannedTask> byKey = new LinkedHashMap<>();
-    for (PlannedTask planned : plan) {
-      if (byKey.put(planned.key(), planned) != null) {
-        throw PlanProblems.duplicateKey(planned.key());
-      }
-    }
-    Map<String, List<String>> keyGraph = new LinkedHashMap<>();
-    for (PlannedTask planned : plan) {
-      for (String dependency : planned.dependencies()) {
-        if (!byKey.containsKey(dependency)) {
-          throw PlanProblems.unknownDependency(planned.key(), dependency, "not in the plan");
-        }
-      }
-      if (planned.dependencies().size() > limits.maxDependencies()) {
-        throw BoardProblems.tooManyDependencies(
-            limits.maxDependencies(), planned.dependencies().size());
-      }
-      keyGraph.put(planned.key(), planned.dependencies());
-    }
-    DependencyCycles.find(keyGraph)
-        .ifPresent(
-            cycle -> {
-              throw BoardProblems.cycle(cycle);
-            });
     requireRoom(plan.size(), limits);
     record Checked(
         PlannedTask planned, String title, String description, List<WriteScope> scopes) {}
@@ -453,14 +425,8 @@ public final class Board {
     return created;
   }
 
-  /**
-   * Releases a plan's held tasks: each takes its derived status (and says so in its own event).
-   * Only the team's owner approves.
-   */
-  public Consequences approvePlan(Actor actor, UUID planId, Instant now) {
-    if (!(actor instanceof Actor.TeamOwner)) {
-      throw PlanProblems.ownerOnly();
-    }
+  /** Releases a plan's held tasks: each takes its derived status (and says so in its own event). */
+  public Consequences releaseHeld(UUID planId, Instant now) {
     for (Task task : List.copyOf(live.values())) {
       if (task.held() && task.state() == TaskState.OPEN && planId.equals(task.planId())) {
         put(task.toBuilder().held(false).build());

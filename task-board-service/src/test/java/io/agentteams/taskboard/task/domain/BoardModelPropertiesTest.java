@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentteams.platform.bounds.TextBound;
 import io.agentteams.platform.problem.DomainFailure;
+import io.agentteams.taskboard.plan.domain.PlanBoard;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -155,7 +156,8 @@ class BoardModelPropertiesTest {
                 LIMITS,
                 now);
         case IMPORT_PLAN ->
-            board.importPlan(
+            PlanBoard.importPlan(
+                board,
                 actor,
                 model.nextPlan(),
                 model.plannedTasks(op.picks()),
@@ -163,7 +165,7 @@ class BoardModelPropertiesTest {
                 TEAM,
                 LIMITS,
                 now);
-        case APPROVE -> board.approvePlan(actor, model.plan(op.target()), now);
+        case APPROVE -> PlanBoard.approve(board, actor, model.plan(op.target()), now);
         case EXPIRE -> board.expireClaims(now);
         default -> throw new IllegalStateException();
       }
