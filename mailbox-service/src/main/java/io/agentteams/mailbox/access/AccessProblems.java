@@ -12,8 +12,7 @@ public final class AccessProblems {
 
   /** A member token for another team than the one in the path. */
   public static DomainFailure wrongTeam(Caller.Member member, UUID teamId) {
-    return new DomainFailure(
-        DomainFailure.Kind.FORBIDDEN,
+    return DomainFailure.forbidden(
         "wrong-team",
         "this member token is for another team",
         Map.of("team_id", teamId.toString()));
@@ -21,8 +20,7 @@ public final class AccessProblems {
 
   /** A member token whose name the team's roster does not hold. */
   public static DomainFailure notAMember(Caller.Member member, UUID teamId) {
-    return new DomainFailure(
-        DomainFailure.Kind.FORBIDDEN,
+    return DomainFailure.forbidden(
         "not-a-member",
         "'" + member.member() + "' is not a member of this team",
         Map.of("member", member.member()));
@@ -30,6 +28,6 @@ public final class AccessProblems {
 
   /** A kind of caller the operation does not serve. */
   public static DomainFailure wrongCallerKind(String why) {
-    return new DomainFailure(DomainFailure.Kind.FORBIDDEN, "wrong-caller-kind", why);
+    return DomainFailure.forbidden("wrong-caller-kind", why);
   }
 }

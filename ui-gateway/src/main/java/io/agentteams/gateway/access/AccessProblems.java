@@ -10,15 +10,12 @@ public final class AccessProblems {
 
   /** A kind of caller the operation does not serve. */
   public static DomainFailure wrongCallerKind(String why) {
-    return new DomainFailure(DomainFailure.Kind.FORBIDDEN, "wrong-caller-kind", why);
+    return DomainFailure.forbidden("wrong-caller-kind", why);
   }
 
   /** A member token asking for another member's view. */
   public static DomainFailure notThisMember(String member) {
-    return new DomainFailure(
-        DomainFailure.Kind.FORBIDDEN,
-        "not-this-member",
-        "a member token acts only as its own member",
-        Map.of("member", member));
+    return DomainFailure.forbidden(
+        "not-this-member", "a member token acts only as its own member", Map.of("member", member));
   }
 }

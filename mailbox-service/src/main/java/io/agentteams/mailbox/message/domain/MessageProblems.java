@@ -22,8 +22,7 @@ public final class MessageProblems {
   }
 
   public static DomainFailure unknownRecipient(String recipient) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "unknown-recipient",
         "'" + recipient + "' is not a member of this team",
         Map.of("recipient", recipient));
@@ -48,8 +47,7 @@ public final class MessageProblems {
   }
 
   public static DomainFailure unknownSystemKind(String value) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "unknown-system-kind",
         "system_kind must be one of "
             + Arrays.stream(SystemKind.values())
@@ -59,18 +57,14 @@ public final class MessageProblems {
   }
 
   public static DomainFailure nulCharacter(String field) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
-        "nul-character",
-        field + " must not contain the character U+0000",
-        Map.of("field", field));
+    return DomainFailure.invalid(
+        "nul-character", field + " must not contain the character U+0000", Map.of("field", field));
   }
 
   /** A client message id already named a different message. */
   public static DomainFailure clientMessageIdReused(
       @Nullable String clientMessageId, UUID messageId) {
-    return new DomainFailure(
-        DomainFailure.Kind.CONFLICT,
+    return DomainFailure.conflict(
         "client-message-id-reused",
         "client_message_id " + clientMessageId + " was already used for a different message",
         Map.of(
@@ -90,8 +84,7 @@ public final class MessageProblems {
   }
 
   public static DomainFailure invalidLimit(int max, int actual) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "invalid-limit",
         "limit must be between 1 and " + max + ", got " + actual,
         Map.of("min", 1, "max", max, "actual", actual));

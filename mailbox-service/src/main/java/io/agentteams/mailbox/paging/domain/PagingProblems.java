@@ -21,8 +21,7 @@ public final class PagingProblems {
   }
 
   public static DomainFailure invalidLimit(int max, int actual) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "invalid-limit",
         "limit must be between 1 and " + max + ", got " + actual,
         Map.of("min", 1, "max", max, "actual", actual));

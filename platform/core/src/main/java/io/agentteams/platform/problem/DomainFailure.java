@@ -1,7 +1,5 @@
 package io.agentteams.platform.problem;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -11,7 +9,7 @@ import org.jspecify.annotations.Nullable;
  * Plain Java and free of any transport: each service names its failures in factories (say {@code
  * TeamProblems.tooFewMembers(min, actual)}), and only the web layer decides how a kind is answered.
  */
-public class DomainFailure extends RuntimeException {
+public class DomainFailure extends Refusal {
 
   /** What kind of refusal; the web layer maps each kind to its answer. */
   public enum Kind {
@@ -30,8 +28,6 @@ public class DomainFailure extends RuntimeException {
   }
 
   private final Kind kind;
-  private final String code;
-  private final Map<String, @Nullable Object> parameters;
 
   /**
    * @param kind what kind of refusal
@@ -41,10 +37,8 @@ public class DomainFailure extends RuntimeException {
    */
   public DomainFailure(
       Kind kind, String code, String detail, Map<String, ? extends @Nullable Object> parameters) {
-    super(detail);
+    super(code, detail, parameters);
     this.kind = kind;
-    this.code = code;
-    this.parameters = new LinkedHashMap<>(parameters);
   }
 
   public DomainFailure(Kind kind, String code, String detail) {
@@ -53,19 +47,6 @@ public class DomainFailure extends RuntimeException {
 
   public Kind kind() {
     return kind;
-  }
-
-  public String code() {
-    return code;
-  }
-
-  public String detail() {
-    return getMessage();
-  }
-
-  /** The parameters in the order they were given. */
-  public Map<String, @Nullable Object> parameters() {
-    return Collections.unmodifiableMap(parameters);
   }
 
   /**
@@ -82,5 +63,28 @@ public class DomainFailure extends RuntimeException {
   /** A request that is malformed or breaks a rule of the input, with no parameters. */
   public static DomainFailure invalid(String code, String detail) {
     return new DomainFailure(Kind.INVALID, code, detail);
+  }
+
+  /** A request that breaks a rule of the input. */
+  public static DomainFailure invalid(
+      String code, String detail, Map<String, ? extends @Nullable Object> parameters) {
+    return new DomainFailure(Kind.INVALID, code, detail, parameters);
+  }
+
+  /** A known caller that may not do this, with no parameters. */
+  public static DomainFailure forbidden(String code, String detail) {
+    return new DomainFailure(Kind.FORBIDDEN, code, detail);
+  }
+
+  /** A known caller that may not do this. */
+  public static DomainFailure forbidden(
+      String code, String detail, Map<String, ? extends @Nullable Object> parameters) {
+    return new DomainFailure(Kind.FORBIDDEN, code, detail, parameters);
+  }
+
+  /** A request the thing's current state does not allow. */
+  public static DomainFailure conflict(
+      String code, String detail, Map<String, ? extends @Nullable Object> parameters) {
+    return new DomainFailure(Kind.CONFLICT, code, detail, parameters);
   }
 }

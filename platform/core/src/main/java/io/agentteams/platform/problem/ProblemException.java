@@ -1,6 +1,5 @@
 package io.agentteams.platform.problem;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -10,7 +9,7 @@ import org.jspecify.annotations.Nullable;
  * answered with. Domain and application code never throw it: they name their refusals as {@link
  * DomainFailure}s, and the web layer decides how those are answered.
  */
-public class ProblemException extends RuntimeException {
+public class ProblemException extends Refusal {
 
   /** What kind of problem, which decides the HTTP status. */
   public enum Kind {
@@ -42,8 +41,6 @@ public class ProblemException extends RuntimeException {
   }
 
   private final Kind kind;
-  private final String code;
-  private final Map<String, @Nullable Object> properties;
 
   /**
    * @param kind decides the status
@@ -53,10 +50,8 @@ public class ProblemException extends RuntimeException {
    */
   public ProblemException(
       Kind kind, String code, String detail, Map<String, ? extends @Nullable Object> properties) {
-    super(detail);
+    super(code, detail, properties);
     this.kind = kind;
-    this.code = code;
-    this.properties = new LinkedHashMap<>(properties);
   }
 
   public ProblemException(Kind kind, String code, String detail) {
@@ -65,18 +60,6 @@ public class ProblemException extends RuntimeException {
 
   public Kind kind() {
     return kind;
-  }
-
-  public String code() {
-    return code;
-  }
-
-  public String detail() {
-    return getMessage();
-  }
-
-  public Map<String, @Nullable Object> properties() {
-    return Map.copyOf(properties);
   }
 
   /** Something that does not exist, or that the caller may not know exists. */

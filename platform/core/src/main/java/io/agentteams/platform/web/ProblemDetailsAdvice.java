@@ -2,6 +2,7 @@ package io.agentteams.platform.web;
 
 import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.Refusal;
 import java.net.URI;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -46,31 +47,26 @@ public class ProblemDetailsAdvice {
 
   /** A Problem Details body for a problem of the HTTP edge. */
   public static ProblemDetail body(ProblemException problem, @Nullable String instance) {
-    return body(problem.kind(), problem.code(), problem.detail(), problem.properties(), instance);
+    return body(problem.kind(), problem, instance);
   }
 
   /** A Problem Details body for a domain failure. */
   public static ProblemDetail body(DomainFailure failure, @Nullable String instance) {
-    return body(
-        answer(failure.kind()), failure.code(), failure.detail(), failure.parameters(), instance);
+    return body(answer(failure.kind()), failure, instance);
   }
 
   private static ProblemDetail body(
-      ProblemException.Kind kind,
-      String code,
-      String detail,
-      Map<String, @Nullable Object> properties,
-      @Nullable String instance) {
+      ProblemException.Kind kind, Refusal refusal, @Nullable String instance) {
     ProblemDetail body = ProblemDetail.forStatus(kind.status());
-    body.setType(type(code));
+    body.setType(type(refusal.code()));
     body.setTitle(kind.title());
-    body.setDetail(detail);
-    body.setProperty("code", code);
+    body.setDetail(refusal.detail());
+    body.setProperty("code", refusal.code());
     if (instance != null) {
       body.setInstance(URI.create(instance));
     }
-    for (Map.Entry<String, @Nullable Object> property : properties.entrySet()) {
-      body.setProperty(property.getKey(), property.getValue());
+    for (Map.Entry<String, @Nullable Object> parameter : refusal.parameters().entrySet()) {
+      body.setProperty(parameter.getKey(), parameter.getValue());
     }
     return body;
   }

@@ -14,8 +14,7 @@ public final class JobProblems {
 
   /** A report carried a lease token that is not the job's current one. */
   public static DomainFailure staleLease(UUID jobId) {
-    return new DomainFailure(
-        DomainFailure.Kind.CONFLICT,
+    return DomainFailure.conflict(
         "stale-lease",
         "job " + jobId + " is leased under another token; this report is refused",
         Map.of("job_id", jobId.toString()));
@@ -24,8 +23,7 @@ public final class JobProblems {
   /** A change that the job's state does not allow. */
   public static DomainFailure wrongState(UUID jobId, JobState state, String what) {
     String code = state.finished() ? "job-finished" : "job-state-conflict";
-    return new DomainFailure(
-        DomainFailure.Kind.CONFLICT,
+    return DomainFailure.conflict(
         code,
         "job " + jobId + " is " + state.wire() + " and cannot " + what,
         Map.of("job_id", jobId.toString(), "state", state.wire()));
@@ -76,22 +74,17 @@ public final class JobProblems {
 
   /** A member token acts only within its own team. */
   public static DomainFailure otherTeam() {
-    return new DomainFailure(
-        DomainFailure.Kind.FORBIDDEN, "other-team", "a member token acts only within its own team");
+    return DomainFailure.forbidden("other-team", "a member token acts only within its own team");
   }
 
   /** A member token whose name is not on the team's roster. */
   public static DomainFailure notAMember(String member, UUID teamId) {
-    return new DomainFailure(
-        DomainFailure.Kind.FORBIDDEN,
-        "not-a-member",
-        member + " is not a member of team " + teamId);
+    return DomainFailure.forbidden("not-a-member", member + " is not a member of team " + teamId);
   }
 
   /** A failed or deleted team accepts no requests. */
   public static DomainFailure teamNotActive(UUID teamId, TeamStatus status) {
-    return new DomainFailure(
-        DomainFailure.Kind.CONFLICT,
+    return DomainFailure.conflict(
         "team-not-active",
         "team " + teamId + " is " + status.wire() + " and accepts no requests",
         Map.of("status", status.wire()));
@@ -115,8 +108,7 @@ public final class JobProblems {
   }
 
   public static DomainFailure unknownMember(UUID teamId, String name) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "unknown-member",
         "team " + teamId + " has no member '" + name + "'",
         Map.of("member", String.valueOf(name)));
@@ -124,8 +116,7 @@ public final class JobProblems {
 
   /** An idempotency key that an earlier, different request used. */
   public static DomainFailure idempotencyKeyReused(String key) {
-    return new DomainFailure(
-        DomainFailure.Kind.CONFLICT,
+    return DomainFailure.conflict(
         "idempotency-key-reused",
         "idempotency key '" + key + "' was used for a different request",
         Map.of("idempotency_key", key));
@@ -133,9 +124,7 @@ public final class JobProblems {
 
   /** A member token minted for a job that the member does not run. */
   public static DomainFailure notYourJob(UUID jobId, String member) {
-    return new DomainFailure(
-        DomainFailure.Kind.FORBIDDEN,
-        "not-your-job",
-        "the token's job " + jobId + " is not run by " + member);
+    return DomainFailure.forbidden(
+        "not-your-job", "the token's job " + jobId + " is not run by " + member);
   }
 }

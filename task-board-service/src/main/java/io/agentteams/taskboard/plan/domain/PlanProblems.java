@@ -28,30 +28,26 @@ public final class PlanProblems {
    * @param why how the plan lacks it, for the detail
    */
   public static DomainFailure unknownDependency(String task, String dependency, String why) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "unknown-plan-dependency",
         "plan task '" + task + "' depends on '" + dependency + "', " + why,
         Map.of("task", task, "dependency", dependency));
   }
 
   public static DomainFailure ownerOnly() {
-    return new DomainFailure(
-        DomainFailure.Kind.FORBIDDEN, "owner-only", "only the team's owner approves plans");
+    return DomainFailure.forbidden("owner-only", "only the team's owner approves plans");
   }
 
   /** The approver read the plan at a revision that is no longer current. */
   public static DomainFailure staleRevision(UUID planId, long current, long expected) {
-    return new DomainFailure(
-        DomainFailure.Kind.CONFLICT,
+    return DomainFailure.conflict(
         "stale-revision",
         "plan " + planId + " is at revision " + current + ", not " + expected,
         Map.of("expected_revision", expected, "current_revision", current));
   }
 
   public static DomainFailure notAwaitingApproval(UUID planId, PlanStatus status) {
-    return new DomainFailure(
-        DomainFailure.Kind.CONFLICT,
+    return DomainFailure.conflict(
         "plan-not-awaiting-approval",
         "plan " + planId + " is " + status.wire() + " and needs no approval",
         Map.of("status", status.wire()));

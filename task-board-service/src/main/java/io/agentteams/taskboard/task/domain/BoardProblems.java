@@ -13,43 +13,32 @@ public final class BoardProblems {
   private BoardProblems() {}
 
   public static DomainFailure membersOnly(String action) {
-    return new DomainFailure(
-        DomainFailure.Kind.FORBIDDEN, "members-only", "only members of the team may " + action);
+    return DomainFailure.forbidden("members-only", "only members of the team may " + action);
   }
 
   public static DomainFailure leadOnly(String action) {
-    return new DomainFailure(
-        DomainFailure.Kind.FORBIDDEN, "lead-only", "only the team's lead may " + action);
+    return DomainFailure.forbidden("lead-only", "only the team's lead may " + action);
   }
 
   /** A member token for another team, or for a name the roster does not hold. */
   public static DomainFailure notAMember(String member, UUID teamId) {
-    return new DomainFailure(
-        DomainFailure.Kind.FORBIDDEN,
-        "not-a-member",
-        member + " is not a member of team " + teamId,
-        Map.of("member", member));
+    return DomainFailure.forbidden(
+        "not-a-member", member + " is not a member of team " + teamId, Map.of("member", member));
   }
 
   /** A caller that is neither a member nor the owner of the team (an agent worker). */
   public static DomainFailure notOnTheBoard() {
-    return new DomainFailure(
-        DomainFailure.Kind.FORBIDDEN,
-        "not-a-member",
-        "only the team's members and its owner use its task board");
+    return DomainFailure.forbidden(
+        "not-a-member", "only the team's members and its owner use its task board");
   }
 
   public static DomainFailure unknownMember(String name) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
-        "unknown-member",
-        "'" + name + "' is not a member of the team",
-        Map.of("member", name));
+    return DomainFailure.invalid(
+        "unknown-member", "'" + name + "' is not a member of the team", Map.of("member", name));
   }
 
   public static DomainFailure unknownDependency(TaskId task, boolean deleted) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "unknown-dependency",
         "dependency " + task + (deleted ? " was deleted" : " does not exist"),
         Map.of("dependency", task.value(), "deleted", deleted));
@@ -60,8 +49,7 @@ public final class BoardProblems {
     for (K node : cycle) {
       path.append(path.length() == 0 ? "" : " -> ").append(node);
     }
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "dependency-cycle",
         "the dependencies would form a cycle: " + path,
         Map.of("cycle", cycle.stream().map(BoardProblems::wire).toList()));
@@ -85,33 +73,27 @@ public final class BoardProblems {
   }
 
   public static DomainFailure invalidPercent(int percent) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "invalid-percent",
         "percent must be between 0 and 100, got " + percent,
         Map.of("percent", percent));
   }
 
   public static DomainFailure invalidWriteScope(String raw, String why) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
-        "invalid-write-scope",
-        "write scope '" + raw + "' " + why,
-        Map.of("write_scope", raw));
+    return DomainFailure.invalid(
+        "invalid-write-scope", "write scope '" + raw + "' " + why, Map.of("write_scope", raw));
   }
 
   /** The caller changed the board's settings from a revision that is no longer current. */
   public static DomainFailure staleSettings(long current, long expected) {
-    return new DomainFailure(
-        DomainFailure.Kind.CONFLICT,
+    return DomainFailure.conflict(
         "stale-revision",
         "the board's settings are at revision " + current + ", not " + expected,
         Map.of("expected_revision", expected, "current_revision", current));
   }
 
   public static DomainFailure invalidClaimTimeout(Duration min, Duration max) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "invalid-claim-timeout",
         "the claim time-out must be between "
             + min.toSeconds()

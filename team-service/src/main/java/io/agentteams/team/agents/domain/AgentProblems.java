@@ -11,8 +11,7 @@ public final class AgentProblems {
   private AgentProblems() {}
 
   public static DomainFailure invalidAgentId(@Nullable String value) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "invalid-agent-id",
         "agent id '"
             + value
@@ -28,11 +27,8 @@ public final class AgentProblems {
   }
 
   public static DomainFailure agentExists(AgentId id) {
-    return new DomainFailure(
-        DomainFailure.Kind.CONFLICT,
-        "agent-exists",
-        "agent '" + id + "' is already registered",
-        Map.of("agent_id", id.value()));
+    return DomainFailure.conflict(
+        "agent-exists", "agent '" + id + "' is already registered", Map.of("agent_id", id.value()));
   }
 
   /** The owner's catalog holds as many agents as it may. */
@@ -45,8 +41,7 @@ public final class AgentProblems {
   }
 
   public static DomainFailure invalidToolGroup(@Nullable String group, int maxLength) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "invalid-tool-group",
         "tool group '"
             + group
@@ -57,16 +52,14 @@ public final class AgentProblems {
   }
 
   public static DomainFailure duplicateToolGroup(String group) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "duplicate-tool-group",
         "tool group '" + group + "' is listed twice",
         Map.of("tool_group", group));
   }
 
   public static DomainFailure invalidRuntimeKind(@Nullable String value) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "invalid-runtime-kind",
         "runtime kind '" + value + "' must be one of pull, webhook, a2a",
         Map.of("runtime_kind", String.valueOf(value)));
@@ -88,8 +81,7 @@ public final class AgentProblems {
   }
 
   public static DomainFailure invalidEndpoint(String endpoint, String why) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "invalid-endpoint",
         "endpoint '" + endpoint + "' is not usable: " + why,
         Map.of("endpoint", endpoint));
@@ -97,11 +89,8 @@ public final class AgentProblems {
 
   /** A page size outside what a catalog search returns. */
   public static DomainFailure invalidLimit(int max) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
-        "invalid-limit",
-        "limit must be between 1 and " + max,
-        Map.of("min", 1, "max", max));
+    return DomainFailure.invalid(
+        "invalid-limit", "limit must be between 1 and " + max, Map.of("min", 1, "max", max));
   }
 
   public static DomainFailure invalidCursor() {

@@ -14,8 +14,7 @@ public final class StateProblems {
 
   /** A request id published an entry before, with different content. */
   public static DomainFailure requestIdReused(String requestId, long entryId) {
-    return new DomainFailure(
-        DomainFailure.Kind.CONFLICT,
+    return DomainFailure.conflict(
         "request-id-reused",
         "request id '"
             + requestId
@@ -43,8 +42,7 @@ public final class StateProblems {
   }
 
   public static DomainFailure kindImmutable(long entryId, EntryKind kind) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "kind-immutable",
         "entry " + entryId + " is a " + kind.wire() + "; its kind cannot change",
         Map.of("kind", kind.wire()));
@@ -56,16 +54,14 @@ public final class StateProblems {
   }
 
   public static DomainFailure invalidEntryKind(@Nullable String value) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "invalid-entry-kind",
         "kind '" + value + "' must be one of objective, plan, finding, question, requirement",
         Map.of("kind", String.valueOf(value)));
   }
 
   public static DomainFailure invalidEntryStatus(@Nullable String value) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "invalid-entry-status",
         "status '" + value + "' must be active or archived",
         Map.of("status", String.valueOf(value)));
@@ -73,8 +69,7 @@ public final class StateProblems {
 
   /** A member token whose name is not on the team's roster. */
   public static DomainFailure notAMember(String member, UUID teamId) {
-    return new DomainFailure(
-        DomainFailure.Kind.FORBIDDEN,
+    return DomainFailure.forbidden(
         "not-a-member",
         "'" + member + "' is not a member of team " + teamId,
         Map.of("member", member));
@@ -82,8 +77,7 @@ public final class StateProblems {
 
   /** Members write the public state only while the team is ready or disconnected. */
   public static DomainFailure teamNotActive(UUID teamId, TeamStatus status) {
-    return new DomainFailure(
-        DomainFailure.Kind.CONFLICT,
+    return DomainFailure.conflict(
         "team-not-active",
         "team " + teamId + " is " + status.wire() + "; its members cannot write yet",
         Map.of("status", status.wire()));

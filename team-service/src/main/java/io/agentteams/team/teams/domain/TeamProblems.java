@@ -21,24 +21,21 @@ public final class TeamProblems {
   }
 
   public static DomainFailure tooFewMembers(int min, int actual) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "too-few-members",
         "a team needs at least " + min + " members, got " + actual,
         Map.of("min", min, "actual", actual));
   }
 
   public static DomainFailure duplicateMemberName(MemberName name) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "duplicate-member-name",
         "member name '" + name + "' is used twice",
         Map.of("name", name.value()));
   }
 
   public static DomainFailure invalidMemberName(String value) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "invalid-member-name",
         "member name '"
             + value
@@ -49,28 +46,21 @@ public final class TeamProblems {
   }
 
   public static DomainFailure missingAgent(MemberName member) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
-        "missing-agent",
-        "member '" + member + "' names no agent",
-        Map.of("name", member.value()));
+    return DomainFailure.invalid(
+        "missing-agent", "member '" + member + "' names no agent", Map.of("name", member.value()));
   }
 
   /** A member names an agent that is not in the owner's catalog. */
   public static DomainFailure unknownAgent(MemberName member, String agentId) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "unknown-agent",
         "member '" + member + "' names agent '" + agentId + "', which is not in your catalog",
         Map.of("member", member.value(), "agent_id", agentId));
   }
 
   public static DomainFailure severalLeads(int leads) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
-        "several-leads",
-        "a team has at most one lead, got " + leads,
-        Map.of("leads", leads));
+    return DomainFailure.invalid(
+        "several-leads", "a team has at most one lead, got " + leads, Map.of("leads", leads));
   }
 
   /** The team does not exist, or the caller may not know that it exists. */
@@ -85,8 +75,7 @@ public final class TeamProblems {
   /** The team is not in the status the transition needs. */
   public static DomainFailure statusConflict(
       String action, TeamStatus status, TeamStatus required) {
-    return new DomainFailure(
-        DomainFailure.Kind.CONFLICT,
+    return DomainFailure.conflict(
         "team-status-conflict",
         "cannot " + action + " a team that is " + status.wire(),
         Map.of("status", status.wire(), "required", required.wire()));
@@ -94,8 +83,7 @@ public final class TeamProblems {
 
   /** A team is deleted only once the scheduler holds no unfinished job of it. */
   public static DomainFailure unfinishedJobs(UUID teamId, long unfinished) {
-    return new DomainFailure(
-        DomainFailure.Kind.CONFLICT,
+    return DomainFailure.conflict(
         "team-has-unfinished-jobs",
         "team " + teamId + " still has " + unfinished + " queued, running or waiting jobs",
         Map.of("unfinished_jobs", unfinished));

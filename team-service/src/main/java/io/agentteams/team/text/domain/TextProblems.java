@@ -10,8 +10,7 @@ public final class TextProblems {
 
   /** Postgres text cannot hold NUL. */
   public static DomainFailure nulCharacter(String field, int index) {
-    return new DomainFailure(
-        DomainFailure.Kind.INVALID,
+    return DomainFailure.invalid(
         "nul-character",
         field + " holds a NUL character at index " + index,
         Map.of("field", field, "index", index));
