@@ -91,8 +91,8 @@ class ClaimGuardIntegrationTest {
           assertThat(task.status()).isEqualTo(decided.status());
           assertThat(task.owner()).isEqualTo(decided.owner());
           assertThat(task.revision()).isEqualTo(decided.revision());
-          assertThat(task.claimedAt()).isEqualTo(decided.claimedAt());
-          assertThat(task.heartbeatCount()).isEqualTo(decided.heartbeatCount());
+          assertThat(task.claim().claimedAt()).isEqualTo(decided.claim().claimedAt());
+          assertThat(task.claim().heartbeatCount()).isEqualTo(decided.claim().heartbeatCount());
         }
       }
     }

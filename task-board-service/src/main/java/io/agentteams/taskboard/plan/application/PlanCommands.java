@@ -104,7 +104,9 @@ public class PlanCommands {
         PlanBoard.importPlan(
             board, a.actor(), planId, normalised.tasks(), hold, a.members(), limits, now);
     List<Plan.Entry> entries =
-        created.stream().map(t -> new Plan.Entry(String.valueOf(t.planKey()), t.id())).toList();
+        created.stream()
+            .map(t -> new Plan.Entry(String.valueOf(t.origin().planKey()), t.id()))
+            .toList();
     Plan plan =
         Plan.imported(planId, a.teamId(), a.actor().label(), hold, entries, normalised, now);
     return new Imported(plan, created, warnings(board, created));

@@ -100,17 +100,12 @@ public final class Board {
     requireRoom(1, limits);
     TaskId id = allocate();
     put(
-        Task.builder()
-            .id(id)
-            .title(title)
-            .description(description)
-            .owner(draft.owner())
-            .dependencies(dependencies)
-            .writeScopes(scopes)
-            .createdBy(member.name())
-            .createdAt(now)
-            .updatedAt(now)
-            .build());
+        Task.created(
+            id,
+            new Task.Definition(title, description, dependencies, scopes),
+            false,
+            draft.owner(),
+            new Task.Origin(member.name(), now, null, null)));
     rederive(Set.of(id), new BoardEvent.Cause("created", id), now);
     Task created = live.get(id);
     events.add(new BoardEvent.Created(created, member.name(), overlaps(created)));
@@ -129,44 +124,44 @@ public final class Board {
     Actor.Member member = task.requireOwnerOrLead(actor, "edit");
     task.requireRevision(expectedRevision);
     List<String> changed = new ArrayList<>();
-    Task.Builder next = task.next(now);
+    Task.Definition before = task.definition();
+    String title = before.title();
+    String description = before.description();
+    List<TaskId> dependencies = before.dependencies();
+    List<WriteScope> scopes = before.writeScopes();
     if (edit.title() != null) {
-      String title = limits.title().checkNotBlank(edit.title());
-      if (!title.equals(task.title())) {
-        next.title(title);
+      title = limits.title().checkNotBlank(edit.title());
+      if (!title.equals(before.title())) {
         changed.add("title");
       }
     }
     if (edit.description() != null) {
-      String description = limits.description().check(edit.description());
-      if (!description.equals(task.description())) {
-        next.description(description);
+      description = limits.description().check(edit.description());
+      if (!description.equals(before.description())) {
         changed.add("description");
       }
     }
     if (edit.dependencies() != null) {
-      List<TaskId> dependencies = liveDependencies(edit.dependencies(), limits);
-      if (!dependencies.equals(task.dependencies())) {
+      dependencies = liveDependencies(edit.dependencies(), limits);
+      if (!dependencies.equals(before.dependencies())) {
         if (task.state() != TaskState.OPEN) {
           throw TaskProblem.invalidTransition(
               task, "change the dependencies of", "it is " + task.status().wire());
         }
         requireAcyclic(id, dependencies);
-        next.dependencies(dependencies);
         changed.add("dependencies");
       }
     }
     if (edit.writeScopes() != null) {
-      List<WriteScope> scopes = scopes(edit.writeScopes(), limits);
-      if (!scopes.equals(task.writeScopes())) {
-        next.writeScopes(scopes);
+      scopes = scopes(edit.writeScopes(), limits);
+      if (!scopes.equals(before.writeScopes())) {
         changed.add("write_scopes");
       }
     }
     if (changed.isEmpty()) {
       return task;
     }
-    put(next.build());
+    put(task.next(now).with(new Task.Definition(title, description, dependencies, scopes)));
     List<BoardEvent> consequences =
         rederive(Set.of(id), new BoardEvent.Cause("dependencies_changed", id), now).events();
     Task updated = live.get(id);
@@ -240,11 +235,8 @@ public final class Board {
     if (task.state().terminal()) {
       throw TaskProblem.invalidTransition(task, "reassign", "it is " + task.status().wire());
     }
-    Task.Builder next = task.next(now).owner(target);
-    if (task.state() == TaskState.IN_PROGRESS) {
-      next.claimedAt(now).heartbeatAt(now).heartbeatCount(0);
-    }
-    Task reassigned = next.build();
+    Task.Claim handed = task.claim().handedTo(target, task.state() == TaskState.IN_PROGRESS, now);
+    Task reassigned = task.next(now).with(task.standing().withClaim(handed));
     put(reassigned);
     events.add(new BoardEvent.Reassigned(reassigned, task.owner(), member.name()));
     return reassigned;
@@ -263,12 +255,8 @@ public final class Board {
     task.requireRevision(expectedRevision);
     requireClaimed(task, "complete");
     String checked = result == null ? null : limits.result().check(result);
-    put(
-        task.next(now)
-            .state(TaskState.COMPLETED)
-            .status(TaskStatus.COMPLETED)
-            .result(checked)
-            .build());
+    Task.Outcome completed = new Task.Outcome(checked, task.outcome().error());
+    put(task.next(now).with(task.standing().ended(TaskState.COMPLETED, completed)));
     Consequences consequences = rederive(Set.of(id), new BoardEvent.Cause("completed", id), now);
     events.add(new BoardEvent.Completed(live.get(id), member.name(), consequences.nowReady()));
     events.addAll(consequences.events());
@@ -288,7 +276,8 @@ public final class Board {
     task.requireRevision(expectedRevision);
     requireClaimed(task, "fail");
     String checked = limits.error().checkNotBlank(error);
-    put(task.next(now).state(TaskState.FAILED).status(TaskStatus.FAILED).error(checked).build());
+    Task.Outcome failed = new Task.Outcome(task.outcome().result(), checked);
+    put(task.next(now).with(task.standing().ended(TaskState.FAILED, failed)));
     Consequences consequences = rederive(Set.of(id), new BoardEvent.Cause("failed", id), now);
     events.add(new BoardEvent.Failed(live.get(id), member.name(), consequences.nowBlocked()));
     events.addAll(consequences.events());
@@ -303,12 +292,7 @@ public final class Board {
     if (task.state().terminal()) {
       throw TaskProblem.invalidTransition(task, "cancel", "it is " + task.status().wire());
     }
-    put(
-        task.next(now)
-            .state(TaskState.CANCELLED)
-            .status(TaskStatus.CANCELLED)
-            .blockedReason(null)
-            .build());
+    put(task.next(now).with(task.standing().ended(TaskState.CANCELLED, task.outcome())));
     Consequences consequences = rederive(Set.of(id), new BoardEvent.Cause("cancelled", id), now);
     events.add(new BoardEvent.Cancelled(live.get(id), member.name(), consequences.nowBlocked()));
     events.addAll(consequences.events());
@@ -323,13 +307,7 @@ public final class Board {
     Task task = require(id);
     Actor.Member member = task.requireOwnerOrLead(actor, "delete");
     task.requireRevision(expectedRevision);
-    Task tombstone =
-        task.next(now)
-            .status(TaskStatus.DELETED)
-            .blockedReason(null)
-            .deletedAt(now)
-            .deletedBy(member.name())
-            .build();
+    Task tombstone = task.next(now).deletedBy(member.name(), now);
     put(tombstone);
     Consequences consequences = rederive(Set.of(), new BoardEvent.Cause("deleted", id), now);
     events.add(new BoardEvent.Deleted(tombstone, member.name(), consequences.nowBlocked()));
@@ -355,7 +333,7 @@ public final class Board {
           new BoardEvent.ClaimExpired(
               after,
               Objects.requireNonNull(task.owner()),
-              Objects.requireNonNull(task.heartbeatAt()),
+              Objects.requireNonNull(task.claim().heartbeatAt()),
               timeout,
               consequences.nowBlocked()));
       events.addAll(consequences.events());
@@ -402,20 +380,16 @@ public final class Board {
     }
     for (Checked task : checked) {
       put(
-          Task.builder()
-              .id(ids.get(task.planned().key()))
-              .title(task.title())
-              .description(task.description())
-              .held(hold)
-              .owner(task.planned().assignee())
-              .dependencies(task.planned().dependencies().stream().map(ids::get).toList())
-              .writeScopes(task.scopes())
-              .planId(planId)
-              .planKey(task.planned().key())
-              .createdBy(member.name())
-              .createdAt(now)
-              .updatedAt(now)
-              .build());
+          Task.created(
+              ids.get(task.planned().key()),
+              new Task.Definition(
+                  task.title(),
+                  task.description(),
+                  task.planned().dependencies().stream().map(ids::get).toList(),
+                  task.scopes()),
+              hold,
+              task.planned().assignee(),
+              new Task.Origin(member.name(), now, planId, task.planned().key())));
     }
     rederive(Set.copyOf(ids.values()), new BoardEvent.Cause("plan_imported", null), now);
     List<Task> created = ids.values().stream().map(live::get).toList();
@@ -428,8 +402,8 @@ public final class Board {
   /** Releases a plan's held tasks: each takes its derived status (and says so in its own event). */
   public Consequences releaseHeld(UUID planId, Instant now) {
     for (Task task : List.copyOf(live.values())) {
-      if (task.held() && task.state() == TaskState.OPEN && planId.equals(task.planId())) {
-        put(task.toBuilder().held(false).build());
+      if (task.held() && task.state() == TaskState.OPEN && planId.equals(task.origin().planId())) {
+        put(task.with(task.standing().released()));
       }
     }
     Consequences consequences =
@@ -580,13 +554,7 @@ public final class Board {
   }
 
   private static Task reopened(Task task, Instant now) {
-    return task.next(now)
-        .state(TaskState.OPEN)
-        .status(TaskStatus.PENDING)
-        .blockedReason(null)
-        .owner(null)
-        .claimedAt(null)
-        .build();
+    return task.next(now).with(task.standing().reopened());
   }
 
   private void requireRoom(int adding, TaskLimits limits) {
@@ -678,10 +646,10 @@ public final class Board {
         continue;
       }
       if (acted.contains(task.id())) {
-        put(task.withDerived(status));
+        put(task.with(task.standing().withDerived(status)));
         continue;
       }
-      Task changed = task.next(now).status(status.status()).blockedReason(status.reason()).build();
+      Task changed = task.next(now).with(task.standing().withDerived(status));
       put(changed);
       switch (status.status()) {
         case READY -> {

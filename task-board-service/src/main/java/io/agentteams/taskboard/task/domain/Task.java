@@ -11,80 +11,43 @@ import org.jspecify.annotations.Nullable;
  * One task of a team's board. Immutable: every transition returns the task at its next revision,
  * after checking who acts, the expected revision and the state, in that order. Rules that need the
  * rest of the board (dependencies, derived status of others) live in {@link Board}.
+ *
+ * @param id the task's number on its board
+ * @param definition what the task is
+ * @param standing where its work stands
+ * @param origin who created it, when, and from which plan
+ * @param deletion who deleted it and when, for a tombstone
+ * @param revision raised by every change of the task
+ * @param updatedAt when it last changed
  */
-public final class Task {
+public record Task(
+    TaskId id,
+    Definition definition,
+    Standing standing,
+    Origin origin,
+    @Nullable Deletion deletion,
+    long revision,
+    Instant updatedAt) {
 
-  private final TaskId id;
-  private final String title;
-  private final String description;
-  private final TaskState state;
-  private final boolean held;
-  private final TaskStatus status;
-  private final @Nullable BlockedReason blockedReason;
-  private final @Nullable String owner;
-  private final List<TaskId> dependencies;
-  private final List<WriteScope> writeScopes;
-  private final @Nullable String phase;
-  private final int percent;
-  private final @Nullable Instant claimedAt;
-  private final @Nullable Instant heartbeatAt;
-  private final int heartbeatCount;
-  private final @Nullable String result;
-  private final @Nullable String error;
-  private final @Nullable UUID planId;
-  private final @Nullable String planKey;
-  private final String createdBy;
-  private final @Nullable Instant deletedAt;
-  private final @Nullable String deletedBy;
-  private final long revision;
-  private final Instant createdAt;
-  private final Instant updatedAt;
-
-  private Task(Builder b) {
-    this.id = Objects.requireNonNull(b.id, "id");
-    this.title = Objects.requireNonNull(b.title, "title");
-    this.description = Objects.requireNonNull(b.description, "description");
-    this.state = Objects.requireNonNull(b.state, "state");
-    this.held = b.held;
-    this.status = Objects.requireNonNull(b.status, "status");
-    this.blockedReason = b.blockedReason;
-    this.owner = b.owner;
-    this.dependencies = b.dependencies.stream().distinct().sorted().toList();
-    this.writeScopes = List.copyOf(b.writeScopes);
-    this.phase = b.phase;
-    this.percent = b.percent;
-    this.claimedAt = b.claimedAt;
-    this.heartbeatAt = b.heartbeatAt;
-    this.heartbeatCount = b.heartbeatCount;
-    this.result = b.result;
-    this.error = b.error;
-    this.planId = b.planId;
-    this.planKey = b.planKey;
-    this.createdBy = Objects.requireNonNull(b.createdBy, "created by");
-    this.deletedAt = b.deletedAt;
-    this.deletedBy = b.deletedBy;
-    this.revision = b.revision;
-    this.createdAt = Objects.requireNonNull(b.createdAt, "created at");
-    this.updatedAt = Objects.requireNonNull(b.updatedAt, "updated at");
-    if ((status == TaskStatus.BLOCKED) != (blockedReason != null)) {
-      throw new IllegalArgumentException("a blocked reason goes with blocked, and only with it");
-    }
-    if (state == TaskState.IN_PROGRESS && (owner == null || heartbeatAt == null)) {
-      throw new IllegalArgumentException("a task in progress has an owner and a heartbeat");
-    }
-    if (percent < 0 || percent > 100) {
-      throw new IllegalArgumentException("percent must be 0..100");
-    }
+  public Task {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(definition, "definition");
+    Objects.requireNonNull(standing, "standing");
+    Objects.requireNonNull(origin, "origin");
+    Objects.requireNonNull(updatedAt, "updated at");
   }
 
-  /** A builder for a new task or for one read back from storage. */
-  public static Builder builder() {
-    return new Builder();
-  }
-
-  /** A builder that starts from this task. */
-  public Builder toBuilder() {
-    return new Builder(this);
+  /** A new open task at revision 1, to be derived by its board. */
+  public static Task created(
+      TaskId id, Definition definition, boolean held, @Nullable String owner, Origin origin) {
+    Standing open =
+        new Standing(
+            TaskState.OPEN,
+            held,
+            Derived.of(TaskStatus.PENDING),
+            Claim.reservedFor(owner),
+            Outcome.NONE);
+    return new Task(id, definition, open, origin, null, 1, origin.createdAt());
   }
 
   // ---- transitions that need only the task itself ----
@@ -97,24 +60,14 @@ public final class Task {
   public Task claim(Actor actor, long expectedRevision, Instant now) {
     Actor.Member member = requireMember(actor, "claim tasks");
     requireLive();
-    if (owner != null && !owner.equals(member.name())) {
+    if (owner() != null && !owner().equals(member.name())) {
       throw TaskProblem.ownedByAnother(this);
     }
     requireRevision(expectedRevision);
-    if (status != TaskStatus.READY) {
+    if (status() != TaskStatus.READY) {
       throw TaskProblem.notReady(this);
     }
-    return next(now)
-        .state(TaskState.IN_PROGRESS)
-        .status(TaskStatus.IN_PROGRESS)
-        .blockedReason(null)
-        .owner(member.name())
-        .claimedAt(now)
-        .heartbeatAt(now)
-        .heartbeatCount(0)
-        .phase(null)
-        .percent(0)
-        .build();
+    return next(now).with(standing.claimedBy(member.name(), now));
   }
 
   /**
@@ -125,27 +78,25 @@ public final class Task {
       Actor actor, long expectedRevision, @Nullable Progress progress, Instant now) {
     Actor.Member member = requireMember(actor, "heartbeat tasks");
     requireLive();
-    if (state != TaskState.IN_PROGRESS || !member.name().equals(owner)) {
+    if (state() != TaskState.IN_PROGRESS || !member.name().equals(owner())) {
       throw TaskProblem.notClaimant(this, member.name(), "heartbeat");
     }
     requireRevision(expectedRevision);
-    Builder next = next(now).heartbeatAt(now).heartbeatCount(heartbeatCount + 1);
-    if (progress != null) {
-      next.phase(progress.phase()).percent(progress.percent());
-    }
-    return next.build();
+    return next(now).with(standing.withClaim(claim().beat(now, progress)));
   }
 
   /** Whether the claim's heartbeats stopped for longer than {@code timeout} at {@code now}. */
   public boolean claimExpired(Instant now, Duration timeout) {
-    return state == TaskState.IN_PROGRESS
+    Instant heartbeatAt = claim().heartbeatAt();
+    return state() == TaskState.IN_PROGRESS
         && heartbeatAt != null
         && heartbeatAt.plus(timeout).isBefore(now);
   }
 
   /** Whether the progress differs from what the task reports now. */
   public boolean progressDiffers(Task other) {
-    return !Objects.equals(phase, other.phase) || percent != other.percent;
+    return !Objects.equals(claim().phase(), other.claim().phase())
+        || claim().percent() != other.claim().percent();
   }
 
   // ---- checks shared with the board ----
@@ -160,14 +111,14 @@ public final class Task {
   /** The owner or the lead may edit and transition a task. */
   Actor.Member requireOwnerOrLead(Actor actor, String action) {
     Actor.Member member = requireMember(actor, action + " tasks");
-    if (!member.lead() && !member.name().equals(owner)) {
+    if (!member.lead() && !member.name().equals(owner())) {
       throw TaskProblem.notOwner(this, member.name(), action);
     }
     return member;
   }
 
   void requireLive() {
-    if (deletedAt != null) {
+    if (deletion != null) {
       throw TaskProblem.deleted(this);
     }
   }
@@ -178,135 +129,251 @@ public final class Task {
     }
   }
 
-  /** The builder for the next revision, stamped at {@code now}. */
-  Builder next(Instant now) {
-    return toBuilder().revision(revision + 1).updatedAt(now);
+  // ---- the next revision ----
+
+  /** This task at its next revision, stamped at {@code now}. */
+  Task next(Instant now) {
+    return new Task(id, definition, standing, origin, deletion, revision + 1, now);
   }
 
-  /** This task with a freshly derived status, at the same revision. */
-  Task withDerived(Derived derived) {
-    return toBuilder().status(derived.status()).blockedReason(derived.reason()).build();
+  /** This task with another definition, at the same revision. */
+  Task with(Definition changed) {
+    return new Task(id, changed, standing, origin, deletion, revision, updatedAt);
+  }
+
+  /** This task standing elsewhere, at the same revision. */
+  Task with(Standing changed) {
+    return new Task(id, definition, changed, origin, deletion, revision, updatedAt);
+  }
+
+  /** This task as a tombstone, at the same revision. */
+  Task deletedBy(String member, Instant at) {
+    Standing gone = standing.withDerived(Derived.of(TaskStatus.DELETED));
+    return new Task(id, definition, gone, origin, new Deletion(at, member), revision, updatedAt);
   }
 
   /** The derivation's view of this task. */
   StatusDerivation.Node node() {
-    return new StatusDerivation.Node(state, held, dependencies);
+    return new StatusDerivation.Node(state(), held(), definition.dependencies());
   }
 
-  public Derived derived() {
-    return new Derived(status, blockedReason);
-  }
-
-  // ---- accessors ----
-
-  public TaskId id() {
-    return id;
-  }
-
-  public String title() {
-    return title;
-  }
-
-  public String description() {
-    return description;
-  }
+  // ---- reading ----
 
   public TaskState state() {
-    return state;
+    return standing.state();
   }
 
   public boolean held() {
-    return held;
+    return standing.held();
+  }
+
+  public Derived derived() {
+    return standing.derived();
   }
 
   public TaskStatus status() {
-    return status;
+    return standing.derived().status();
   }
 
   public @Nullable BlockedReason blockedReason() {
-    return blockedReason;
+    return standing.derived().reason();
   }
 
+  public Claim claim() {
+    return standing.claim();
+  }
+
+  /** The member the task belongs to (or is reserved for), if any. */
   public @Nullable String owner() {
-    return owner;
+    return standing.claim().owner();
+  }
+
+  public Outcome outcome() {
+    return standing.outcome();
+  }
+
+  public String title() {
+    return definition.title();
   }
 
   public List<TaskId> dependencies() {
-    return dependencies;
+    return definition.dependencies();
   }
 
   public List<WriteScope> writeScopes() {
-    return writeScopes;
-  }
-
-  public @Nullable String phase() {
-    return phase;
-  }
-
-  public int percent() {
-    return percent;
-  }
-
-  public @Nullable Instant claimedAt() {
-    return claimedAt;
-  }
-
-  public @Nullable Instant heartbeatAt() {
-    return heartbeatAt;
-  }
-
-  public int heartbeatCount() {
-    return heartbeatCount;
-  }
-
-  public @Nullable String result() {
-    return result;
-  }
-
-  public @Nullable String error() {
-    return error;
-  }
-
-  public @Nullable UUID planId() {
-    return planId;
-  }
-
-  public @Nullable String planKey() {
-    return planKey;
-  }
-
-  public String createdBy() {
-    return createdBy;
-  }
-
-  public @Nullable Instant deletedAt() {
-    return deletedAt;
-  }
-
-  public @Nullable String deletedBy() {
-    return deletedBy;
+    return definition.writeScopes();
   }
 
   public boolean deleted() {
-    return deletedAt != null;
-  }
-
-  public long revision() {
-    return revision;
-  }
-
-  public Instant createdAt() {
-    return createdAt;
-  }
-
-  public Instant updatedAt() {
-    return updatedAt;
+    return deletion != null;
   }
 
   @Override
   public String toString() {
-    return "Task[" + id + " " + status.wire() + " rev " + revision + "]";
+    return "Task[" + id + " " + status().wire() + " rev " + revision + "]";
   }
+
+  /**
+   * What the task is: its title and description, the tasks it waits for, where it writes.
+   *
+   * @param dependencies kept distinct and in id order
+   */
+  public record Definition(
+      String title, String description, List<TaskId> dependencies, List<WriteScope> writeScopes) {
+
+    public Definition {
+      Objects.requireNonNull(title, "title");
+      Objects.requireNonNull(description, "description");
+      dependencies = dependencies.stream().distinct().sorted().toList();
+      writeScopes = List.copyOf(writeScopes);
+    }
+  }
+
+  /**
+   * Where a task's work stands.
+   *
+   * @param state where its work stands, as the transitions set it
+   * @param held whether it waits for its plan's approval
+   * @param derived its status as derived from the board, with the reason when blocked
+   * @param claim who holds it and how the holder's work goes
+   * @param outcome how it ended, once it did
+   */
+  public record Standing(
+      TaskState state, boolean held, Derived derived, Claim claim, Outcome outcome) {
+
+    public Standing {
+      Objects.requireNonNull(state, "state");
+      Objects.requireNonNull(derived, "derived");
+      Objects.requireNonNull(claim, "claim");
+      Objects.requireNonNull(outcome, "outcome");
+      if (state == TaskState.IN_PROGRESS
+          && (claim.owner() == null || claim.heartbeatAt() == null)) {
+        throw new IllegalArgumentException("a task in progress has an owner and a heartbeat");
+      }
+    }
+
+    /** Claimed by {@code member} at {@code now}: in progress, with a fresh claim. */
+    Standing claimedBy(String member, Instant now) {
+      Derived inProgress = Derived.of(TaskStatus.IN_PROGRESS);
+      return new Standing(
+          TaskState.IN_PROGRESS, held, inProgress, Claim.startedBy(member, now), outcome);
+    }
+
+    /** Given up by its claimant, or its claim expired: open again, owned by nobody. */
+    Standing reopened() {
+      Derived pending = Derived.of(TaskStatus.PENDING);
+      return new Standing(TaskState.OPEN, held, pending, claim.givenUp(), outcome);
+    }
+
+    /** Ended in {@code terminal} (completed, failed or cancelled), with its outcome. */
+    Standing ended(TaskState terminal, Outcome how) {
+      TaskStatus status =
+          switch (terminal) {
+            case COMPLETED -> TaskStatus.COMPLETED;
+            case FAILED -> TaskStatus.FAILED;
+            case CANCELLED -> TaskStatus.CANCELLED;
+            default -> throw new IllegalArgumentException(terminal + " is not an end");
+          };
+      return new Standing(terminal, held, Derived.of(status), claim, how);
+    }
+
+    Standing withDerived(Derived changed) {
+      return new Standing(state, held, changed, claim, outcome);
+    }
+
+    Standing withClaim(Claim changed) {
+      return new Standing(state, held, derived, changed, outcome);
+    }
+
+    /** No longer waiting for its plan's approval. */
+    Standing released() {
+      return new Standing(state, false, derived, claim, outcome);
+    }
+  }
+
+  /**
+   * Who holds the task and how the holder's work goes.
+   *
+   * @param owner the member it belongs to (or is reserved for), if any
+   * @param claimedAt when the current claim began
+   * @param heartbeatAt the claimant's last heartbeat
+   * @param heartbeatCount heartbeats within the current claim
+   * @param phase what the claimant says it is doing
+   * @param percent how far the claimant says it is, 0..100
+   */
+  public record Claim(
+      @Nullable String owner,
+      @Nullable Instant claimedAt,
+      @Nullable Instant heartbeatAt,
+      int heartbeatCount,
+      @Nullable String phase,
+      int percent) {
+
+    public Claim {
+      if (percent < 0 || percent > 100) {
+        throw new IllegalArgumentException("percent must be 0..100");
+      }
+    }
+
+    /** Reserved for a member that has not claimed it yet; nobody when {@code owner} is null. */
+    public static Claim reservedFor(@Nullable String owner) {
+      return new Claim(owner, null, null, 0, null, 0);
+    }
+
+    /** A fresh claim by {@code member} at {@code now}, with no progress yet. */
+    static Claim startedBy(String member, Instant now) {
+      return new Claim(member, now, now, 0, null, 0);
+    }
+
+    /** The claimant's heartbeat at {@code now}, with its progress when it reports some. */
+    Claim beat(Instant now, @Nullable Progress progress) {
+      String reportedPhase = progress == null ? phase : progress.phase();
+      int reportedPercent = progress == null ? percent : progress.percent();
+      return new Claim(owner, claimedAt, now, heartbeatCount + 1, reportedPhase, reportedPercent);
+    }
+
+    /** Given to {@code member}; a claim in progress restarts its time-out as theirs. */
+    Claim handedTo(String member, boolean inProgress, Instant now) {
+      return inProgress
+          ? new Claim(member, now, now, 0, phase, percent)
+          : new Claim(member, claimedAt, heartbeatAt, heartbeatCount, phase, percent);
+    }
+
+    /** Given up: nobody owns the task, and no claim is running. */
+    Claim givenUp() {
+      return new Claim(null, null, heartbeatAt, heartbeatCount, phase, percent);
+    }
+  }
+
+  /**
+   * How the task ended.
+   *
+   * @param result what a completed task produced, if its claimant said
+   * @param error why a failed task failed
+   */
+  public record Outcome(@Nullable String result, @Nullable String error) {
+
+    /** Not ended, or ended without a word. */
+    public static final Outcome NONE = new Outcome(null, null);
+  }
+
+  /**
+   * Where the task came from.
+   *
+   * @param planId the plan that created it, if any
+   * @param planKey its key in that plan
+   */
+  public record Origin(
+      String createdBy, Instant createdAt, @Nullable UUID planId, @Nullable String planKey) {
+
+    public Origin {
+      Objects.requireNonNull(createdBy, "created by");
+      Objects.requireNonNull(createdAt, "created at");
+    }
+  }
+
+  /** Who deleted the task, and when; a deleted task is a tombstone. */
+  public record Deletion(Instant at, String by) {}
 
   /** What a claimant reports about its work. */
   public record Progress(@Nullable String phase, int percent) {
@@ -314,194 +381,6 @@ public final class Task {
       if (percent < 0 || percent > 100) {
         throw BoardProblems.invalidPercent(percent);
       }
-    }
-  }
-
-  /** Assembles a task; the constructor checks its invariants. */
-  public static final class Builder {
-    private @Nullable TaskId id;
-    private @Nullable String title;
-    private String description = "";
-    private TaskState state = TaskState.OPEN;
-    private boolean held;
-    private TaskStatus status = TaskStatus.PENDING;
-    private @Nullable BlockedReason blockedReason;
-    private @Nullable String owner;
-    private List<TaskId> dependencies = List.of();
-    private List<WriteScope> writeScopes = List.of();
-    private @Nullable String phase;
-    private int percent;
-    private @Nullable Instant claimedAt;
-    private @Nullable Instant heartbeatAt;
-    private int heartbeatCount;
-    private @Nullable String result;
-    private @Nullable String error;
-    private @Nullable UUID planId;
-    private @Nullable String planKey;
-    private @Nullable String createdBy;
-    private @Nullable Instant deletedAt;
-    private @Nullable String deletedBy;
-    private long revision = 1;
-    private @Nullable Instant createdAt;
-    private @Nullable Instant updatedAt;
-
-    private Builder() {}
-
-    private Builder(Task t) {
-      id = t.id;
-      title = t.title;
-      description = t.description;
-      state = t.state;
-      held = t.held;
-      status = t.status;
-      blockedReason = t.blockedReason;
-      owner = t.owner;
-      dependencies = t.dependencies;
-      writeScopes = t.writeScopes;
-      phase = t.phase;
-      percent = t.percent;
-      claimedAt = t.claimedAt;
-      heartbeatAt = t.heartbeatAt;
-      heartbeatCount = t.heartbeatCount;
-      result = t.result;
-      error = t.error;
-      planId = t.planId;
-      planKey = t.planKey;
-      createdBy = t.createdBy;
-      deletedAt = t.deletedAt;
-      deletedBy = t.deletedBy;
-      revision = t.revision;
-      createdAt = t.createdAt;
-      updatedAt = t.updatedAt;
-    }
-
-    public Builder id(TaskId value) {
-      id = value;
-      return this;
-    }
-
-    public Builder title(String value) {
-      title = value;
-      return this;
-    }
-
-    public Builder description(String value) {
-      description = value;
-      return this;
-    }
-
-    public Builder state(TaskState value) {
-      state = value;
-      return this;
-    }
-
-    public Builder held(boolean value) {
-      held = value;
-      return this;
-    }
-
-    public Builder status(TaskStatus value) {
-      status = value;
-      return this;
-    }
-
-    public Builder blockedReason(@Nullable BlockedReason value) {
-      blockedReason = value;
-      return this;
-    }
-
-    public Builder owner(@Nullable String value) {
-      owner = value;
-      return this;
-    }
-
-    public Builder dependencies(List<TaskId> value) {
-      dependencies = List.copyOf(value);
-      return this;
-    }
-
-    public Builder writeScopes(List<WriteScope> value) {
-      writeScopes = List.copyOf(value);
-      return this;
-    }
-
-    public Builder phase(@Nullable String value) {
-      phase = value;
-      return this;
-    }
-
-    public Builder percent(int value) {
-      percent = value;
-      return this;
-    }
-
-    public Builder claimedAt(@Nullable Instant value) {
-      claimedAt = value;
-      return this;
-    }
-
-    public Builder heartbeatAt(@Nullable Instant value) {
-      heartbeatAt = value;
-      return this;
-    }
-
-    public Builder heartbeatCount(int value) {
-      heartbeatCount = value;
-      return this;
-    }
-
-    public Builder result(@Nullable String value) {
-      result = value;
-      return this;
-    }
-
-    public Builder error(@Nullable String value) {
-      error = value;
-      return this;
-    }
-
-    public Builder planId(@Nullable UUID value) {
-      planId = value;
-      return this;
-    }
-
-    public Builder planKey(@Nullable String value) {
-      planKey = value;
-      return this;
-    }
-
-    public Builder createdBy(String value) {
-      createdBy = value;
-      return this;
-    }
-
-    public Builder deletedAt(@Nullable Instant value) {
-      deletedAt = value;
-      return this;
-    }
-
-    public Builder deletedBy(@Nullable String value) {
-      deletedBy = value;
-      return this;
-    }
-
-    public Builder revision(long value) {
-      revision = value;
-      return this;
-    }
-
-    public Builder createdAt(Instant value) {
-      createdAt = value;
-      return this;
-    }
-
-    public Builder updatedAt(Instant value) {
-      updatedAt = value;
-      return this;
-    }
-
-    public Task build() {
-      return new Task(this);
     }
   }
 }

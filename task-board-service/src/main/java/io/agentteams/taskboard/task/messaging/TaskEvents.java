@@ -73,7 +73,7 @@ public class TaskEvents {
           team,
           task.id().value(),
           Objects.requireNonNull(task.owner()),
-          String.valueOf(task.claimedAt()),
+          String.valueOf(task.claim().claimedAt()),
           task.revision());
     }
     if (event instanceof BoardEvent.Progressed e) {
@@ -82,8 +82,8 @@ public class TaskEvents {
           team,
           task.id().value(),
           Objects.requireNonNull(task.owner()),
-          task.phase(),
-          task.percent(),
+          task.claim().phase(),
+          task.claim().percent(),
           task.revision());
     }
     if (event instanceof BoardEvent.Released e) {
@@ -111,7 +111,7 @@ public class TaskEvents {
           e.task().id().value(),
           e.task().owner(),
           e.by(),
-          e.task().result(),
+          e.task().outcome().result(),
           e.task().revision(),
           ids(e.nowReady()));
     }
@@ -121,7 +121,7 @@ public class TaskEvents {
           e.task().id().value(),
           e.task().owner(),
           e.by(),
-          String.valueOf(e.task().error()),
+          String.valueOf(e.task().outcome().error()),
           e.task().revision(),
           ids(e.nowBlocked()));
     }
@@ -246,8 +246,8 @@ public class TaskEvents {
         task.owner(),
         ids(task.dependencies()),
         task.writeScopes().stream().map(WriteScope::path).toList(),
-        task.planId() == null ? null : task.planId().toString(),
-        task.planKey(),
+        task.origin().planId() == null ? null : task.origin().planId().toString(),
+        task.origin().planKey(),
         task.revision());
   }
 

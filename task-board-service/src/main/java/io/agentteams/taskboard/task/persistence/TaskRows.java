@@ -1,6 +1,7 @@
 package io.agentteams.taskboard.task.persistence;
 
 import io.agentteams.taskboard.task.domain.BlockedReason;
+import io.agentteams.taskboard.task.domain.Derived;
 import io.agentteams.taskboard.task.domain.Task;
 import io.agentteams.taskboard.task.domain.TaskId;
 import io.agentteams.taskboard.task.domain.TaskState;
@@ -54,81 +55,97 @@ final class TaskRows {
 
   static GenericExecuteSpec bind(GenericExecuteSpec spec, UUID team, Task task) {
     BlockedReason reason = task.blockedReason();
+    Task.Definition definition = task.definition();
+    Task.Claim claim = task.claim();
+    Task.Origin origin = task.origin();
+    Task.Deletion deletion = task.deletion();
     spec =
         spec.bind("team", team)
             .bind("id", task.id().value())
-            .bind("title", task.title())
-            .bind("description", task.description())
+            .bind("title", definition.title())
+            .bind("description", definition.description())
             .bind("state", task.state().wire())
             .bind("status", task.status().wire())
             .bind("held", task.held())
             .bind(
                 "dependencies",
-                task.dependencies().stream().map(TaskId::value).toArray(Long[]::new))
+                definition.dependencies().stream().map(TaskId::value).toArray(Long[]::new))
             .bind(
                 "writeScopes",
-                task.writeScopes().stream().map(WriteScope::path).toArray(String[]::new))
-            .bind("percent", task.percent())
-            .bind("heartbeatCount", task.heartbeatCount())
-            .bind("createdBy", task.createdBy())
+                definition.writeScopes().stream().map(WriteScope::path).toArray(String[]::new))
+            .bind("percent", claim.percent())
+            .bind("heartbeatCount", claim.heartbeatCount())
+            .bind("createdBy", origin.createdBy())
             .bind("revision", task.revision())
-            .bind("createdAt", time(task.createdAt()))
+            .bind("createdAt", time(origin.createdAt()))
             .bind("updatedAt", time(task.updatedAt()));
     spec =
         nullable(spec, "blockedReason", reason == null ? null : reason.kind().wire(), String.class);
     spec =
         nullable(
             spec, "blockedBy", reason == null ? null : reason.dependency().value(), Long.class);
-    spec = nullable(spec, "owner", task.owner(), String.class);
-    spec = nullable(spec, "phase", task.phase(), String.class);
-    spec = nullable(spec, "claimedAt", time(task.claimedAt()), OffsetDateTime.class);
-    spec = nullable(spec, "heartbeatAt", time(task.heartbeatAt()), OffsetDateTime.class);
-    spec = nullable(spec, "result", task.result(), String.class);
-    spec = nullable(spec, "error", task.error(), String.class);
-    spec = nullable(spec, "planId", task.planId(), UUID.class);
-    spec = nullable(spec, "planKey", task.planKey(), String.class);
-    spec = nullable(spec, "deletedAt", time(task.deletedAt()), OffsetDateTime.class);
-    return nullable(spec, "deletedBy", task.deletedBy(), String.class);
+    spec = nullable(spec, "owner", claim.owner(), String.class);
+    spec = nullable(spec, "phase", claim.phase(), String.class);
+    spec = nullable(spec, "claimedAt", time(claim.claimedAt()), OffsetDateTime.class);
+    spec = nullable(spec, "heartbeatAt", time(claim.heartbeatAt()), OffsetDateTime.class);
+    spec = nullable(spec, "result", task.outcome().result(), String.class);
+    spec = nullable(spec, "error", task.outcome().error(), String.class);
+    spec = nullable(spec, "planId", origin.planId(), UUID.class);
+    spec = nullable(spec, "planKey", origin.planKey(), String.class);
+    spec =
+        nullable(
+            spec, "deletedAt", deletion == null ? null : time(deletion.at()), OffsetDateTime.class);
+    return nullable(spec, "deletedBy", deletion == null ? null : deletion.by(), String.class);
   }
 
   static Task read(Readable row) {
     String reason = row.get("blocked_reason", String.class);
     Long[] dependencies = row.get("dependencies", Long[].class);
     String[] scopes = row.get("write_scopes", String[].class);
-    return Task.builder()
-        .id(TaskId.of(row.get("id", Long.class)))
-        .title(row.get("title", String.class))
-        .description(row.get("description", String.class))
-        .state(TaskState.fromWire(row.get("state", String.class)))
-        .status(TaskStatus.fromWire(row.get("status", String.class)))
-        .held(Boolean.TRUE.equals(row.get("held", Boolean.class)))
-        .blockedReason(
-            reason == null
-                ? null
-                : new BlockedReason(
-                    BlockedReason.Kind.fromWire(reason),
-                    TaskId.of(row.get("blocked_by", Long.class))))
-        .owner(row.get("owner", String.class))
-        .dependencies(
-            dependencies == null ? List.of() : Arrays.stream(dependencies).map(TaskId::of).toList())
-        .writeScopes(
-            scopes == null ? List.of() : Arrays.stream(scopes).map(WriteScope::new).toList())
-        .phase(row.get("phase", String.class))
-        .percent(row.get("percent", Integer.class))
-        .claimedAt(instant(row.get("claimed_at", OffsetDateTime.class)))
-        .heartbeatAt(instant(row.get("heartbeat_at", OffsetDateTime.class)))
-        .heartbeatCount(row.get("heartbeat_count", Integer.class))
-        .result(row.get("result", String.class))
-        .error(row.get("error", String.class))
-        .planId(row.get("plan_id", UUID.class))
-        .planKey(row.get("plan_key", String.class))
-        .createdBy(row.get("created_by", String.class))
-        .deletedAt(instant(row.get("deleted_at", OffsetDateTime.class)))
-        .deletedBy(row.get("deleted_by", String.class))
-        .revision(row.get("revision", Long.class))
-        .createdAt(row.get("created_at", OffsetDateTime.class).toInstant())
-        .updatedAt(row.get("updated_at", OffsetDateTime.class).toInstant())
-        .build();
+    Instant deletedAt = instant(row.get("deleted_at", OffsetDateTime.class));
+    Task.Definition definition =
+        new Task.Definition(
+            row.get("title", String.class),
+            row.get("description", String.class),
+            dependencies == null ? List.of() : Arrays.stream(dependencies).map(TaskId::of).toList(),
+            scopes == null ? List.of() : Arrays.stream(scopes).map(WriteScope::new).toList());
+    Task.Claim claim =
+        new Task.Claim(
+            row.get("owner", String.class),
+            instant(row.get("claimed_at", OffsetDateTime.class)),
+            instant(row.get("heartbeat_at", OffsetDateTime.class)),
+            row.get("heartbeat_count", Integer.class),
+            row.get("phase", String.class),
+            row.get("percent", Integer.class));
+    Task.Standing standing =
+        new Task.Standing(
+            TaskState.fromWire(row.get("state", String.class)),
+            Boolean.TRUE.equals(row.get("held", Boolean.class)),
+            new Derived(
+                TaskStatus.fromWire(row.get("status", String.class)),
+                reason == null
+                    ? null
+                    : new BlockedReason(
+                        BlockedReason.Kind.fromWire(reason),
+                        TaskId.of(row.get("blocked_by", Long.class)))),
+            claim,
+            new Task.Outcome(row.get("result", String.class), row.get("error", String.class)));
+    Task.Origin origin =
+        new Task.Origin(
+            row.get("created_by", String.class),
+            row.get("created_at", OffsetDateTime.class).toInstant(),
+            row.get("plan_id", UUID.class),
+            row.get("plan_key", String.class));
+    return new Task(
+        TaskId.of(row.get("id", Long.class)),
+        definition,
+        standing,
+        origin,
+        deletedAt == null
+            ? null
+            : new Task.Deletion(deletedAt, row.get("deleted_by", String.class)),
+        row.get("revision", Long.class),
+        row.get("updated_at", OffsetDateTime.class).toInstant());
   }
 
   static <T> GenericExecuteSpec nullable(

@@ -40,10 +40,11 @@ public record TaskView(
 
   public static TaskView of(Task task) {
     BlockedReason reason = task.blockedReason();
+    Task.Deletion deletion = task.deletion();
     return new TaskView(
         task.id().value(),
         task.title(),
-        task.description(),
+        task.definition().description(),
         task.status().wire(),
         reason == null ? null : reason.kind().wire(),
         reason == null ? null : reason.dependency().value(),
@@ -51,21 +52,21 @@ public record TaskView(
         task.owner(),
         task.dependencies().stream().map(TaskId::value).toList(),
         task.writeScopes().stream().map(WriteScope::path).toList(),
-        task.phase(),
-        task.percent(),
-        task.claimedAt(),
-        task.heartbeatAt(),
-        task.heartbeatCount(),
-        task.result(),
-        task.error(),
-        task.planId(),
-        task.planKey(),
-        task.createdBy(),
+        task.claim().phase(),
+        task.claim().percent(),
+        task.claim().claimedAt(),
+        task.claim().heartbeatAt(),
+        task.claim().heartbeatCount(),
+        task.outcome().result(),
+        task.outcome().error(),
+        task.origin().planId(),
+        task.origin().planKey(),
+        task.origin().createdBy(),
         task.deleted(),
-        task.deletedAt(),
-        task.deletedBy(),
+        deletion == null ? null : deletion.at(),
+        deletion == null ? null : deletion.by(),
         task.revision(),
-        task.createdAt(),
+        task.origin().createdAt(),
         task.updatedAt());
   }
 }
