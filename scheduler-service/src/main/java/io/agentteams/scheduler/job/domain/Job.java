@@ -17,105 +17,201 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Job {
 
-  private final JobSpec spec;
-  private JobState state;
-  private long revision;
-  private long queuePosition;
-  private Instant queuedAt;
-  private boolean resume;
-  private @Nullable Question question;
-  private @Nullable Answer answer;
-  private @Nullable Lease lease;
-  private boolean reofferDue;
-  private int offers;
-  private int admissions;
-  private @Nullable String admittedBy;
-  private @Nullable Instant admittedAt;
-  private @Nullable Instant startedAt;
-  private @Nullable Instant finishedAt;
-  private @Nullable Instant unknownSince;
-  private @Nullable String runId;
-  private @Nullable Outcome outcome;
-  private Usage usage;
-  private @Nullable UUID receiptJobId;
-  private @Nullable String receiptNote;
+  /** The job's whole state: each transition replaces it, persistence stores and restores it. */
+  private Stored stored;
 
-  /** A job's whole state, as persistence stores and restores it. */
+  /**
+   * A job's whole state, as persistence stores and restores it.
+   *
+   * @param spec what was asked of whom, fixed at creation
+   * @param state where the job is in its life
+   * @param revision raised by every transition
+   * @param queue its place in the admission queue and the conversation's open question
+   * @param dispatch its admissions and offers
+   * @param run what the runtime reported and how the job ended
+   * @param receipt the receipt that returned a hand-off's answer, or why there is none
+   */
   public record Stored(
       JobSpec spec,
       JobState state,
       long revision,
-      long queuePosition,
+      Queueing queue,
+      Dispatch dispatch,
+      Run run,
+      Receipt receipt) {
+
+    public Stored {
+      Objects.requireNonNull(spec, "spec");
+      Objects.requireNonNull(state, "state");
+      Objects.requireNonNull(queue, "queue");
+      Objects.requireNonNull(dispatch, "dispatch");
+      Objects.requireNonNull(run, "run");
+      Objects.requireNonNull(receipt, "receipt");
+    }
+
+    /** In state {@code to}, one revision later. */
+    Stored moved(JobState to) {
+      return new Stored(spec, to, revision + 1, queue, dispatch, run, receipt);
+    }
+
+    Stored with(Queueing changed) {
+      return new Stored(spec, state, revision, changed, dispatch, run, receipt);
+    }
+
+    Stored with(Dispatch changed) {
+      return new Stored(spec, state, revision, queue, changed, run, receipt);
+    }
+
+    Stored with(Run changed) {
+      return new Stored(spec, state, revision, queue, dispatch, changed, receipt);
+    }
+
+    Stored with(Receipt changed) {
+      return new Stored(spec, state, revision, queue, dispatch, run, changed);
+    }
+  }
+
+  /**
+   * The job's place in the admission queue, and the conversation's open question.
+   *
+   * @param position its place in the queue
+   * @param queuedAt when it (last) joined the queue
+   * @param resume whether it resumes a conversation that asked a question
+   * @param question what the run asked, if it is waiting for input
+   * @param answer what the owner answered
+   */
+  public record Queueing(
+      long position,
       Instant queuedAt,
       boolean resume,
       @Nullable Question question,
-      @Nullable Answer answer,
+      @Nullable Answer answer) {
+
+    public Queueing {
+      Objects.requireNonNull(queuedAt, "queued at");
+    }
+
+    Queueing asked(Question asked) {
+      return new Queueing(position, queuedAt, false, asked, null);
+    }
+
+    /** Answered: the job queues again at {@code next}, to resume its conversation. */
+    Queueing answered(Answer given, long next, Instant now) {
+      return new Queueing(next, now, true, question, given);
+    }
+  }
+
+  /**
+   * The job's admissions and offers.
+   *
+   * @param lease the current offer's lease, if any
+   * @param reofferDue whether an unknown outcome waits for a reconciliation offer
+   * @param offers how many offers were made
+   * @param admissions how many times it took a slot
+   * @param admittedBy the replica that last admitted it
+   * @param admittedAt when it was last admitted
+   */
+  public record Dispatch(
       @Nullable Lease lease,
       boolean reofferDue,
       int offers,
       int admissions,
       @Nullable String admittedBy,
-      @Nullable Instant admittedAt,
+      @Nullable Instant admittedAt) {
+
+    static final Dispatch NONE = new Dispatch(null, false, 0, 0, null, null);
+
+    Dispatch admitted(String replica, Instant now) {
+      return new Dispatch(null, false, offers, admissions + 1, replica, now);
+    }
+
+    Dispatch offered(Lease offered) {
+      return new Dispatch(offered, false, offers + 1, admissions, admittedBy, admittedAt);
+    }
+
+    Dispatch renewed(Instant now) {
+      Lease renewed = Objects.requireNonNull(lease).renewedAt(now);
+      return new Dispatch(renewed, reofferDue, offers, admissions, admittedBy, admittedAt);
+    }
+
+    Dispatch unleased() {
+      return new Dispatch(null, reofferDue, offers, admissions, admittedBy, admittedAt);
+    }
+
+    Dispatch reofferDue(boolean due) {
+      return new Dispatch(lease, due, offers, admissions, admittedBy, admittedAt);
+    }
+  }
+
+  /**
+   * What the runtime reported and how the job ended.
+   *
+   * @param startedAt when a run first started
+   * @param finishedAt when the job ended
+   * @param unknownSince when its outcome became unknown, while it is
+   * @param runId the runtime's own id of the run
+   * @param outcome how it ended
+   * @param usage what the run used
+   */
+  public record Run(
       @Nullable Instant startedAt,
       @Nullable Instant finishedAt,
       @Nullable Instant unknownSince,
       @Nullable String runId,
       @Nullable Outcome outcome,
-      Usage usage,
-      @Nullable UUID receiptJobId,
-      @Nullable String receiptNote) {}
+      Usage usage) {
+
+    static final Run NONE = new Run(null, null, null, null, null, Usage.NONE);
+
+    public Run {
+      Objects.requireNonNull(usage, "usage");
+    }
+
+    /** Running, or asking, as the runtime reports at {@code now}: no longer unknown. */
+    Run reported(@Nullable String reportedRunId, Instant now) {
+      Instant started = startedAt == null ? now : startedAt;
+      return new Run(started, finishedAt, null, reportedOr(reportedRunId), outcome, usage);
+    }
+
+    /** The runtime's run id, when it reports one. */
+    Run withRunId(@Nullable String reportedRunId) {
+      return new Run(
+          startedAt, finishedAt, unknownSince, reportedOr(reportedRunId), outcome, usage);
+    }
+
+    Run unknownSince(Instant since) {
+      return new Run(startedAt, finishedAt, since, runId, outcome, usage);
+    }
+
+    Run ended(Outcome how, Usage used, @Nullable String reportedRunId, Instant now) {
+      return new Run(startedAt, now, null, reportedOr(reportedRunId), how, used);
+    }
+
+    private @Nullable String reportedOr(@Nullable String reportedRunId) {
+      return reportedRunId != null && !reportedRunId.isBlank() ? reportedRunId : runId;
+    }
+  }
+
+  /**
+   * The receipt that returned a hand-off's answer, or why there is none.
+   *
+   * @param jobId the receipt job
+   * @param note why no receipt could be created
+   */
+  public record Receipt(@Nullable UUID jobId, @Nullable String note) {
+
+    static final Receipt NONE = new Receipt(null, null);
+  }
 
   private Job(Stored stored) {
-    this.spec = Objects.requireNonNull(stored.spec());
-    this.state = Objects.requireNonNull(stored.state());
-    this.revision = stored.revision();
-    this.queuePosition = stored.queuePosition();
-    this.queuedAt = Objects.requireNonNull(stored.queuedAt());
-    this.resume = stored.resume();
-    this.question = stored.question();
-    this.answer = stored.answer();
-    this.lease = stored.lease();
-    this.reofferDue = stored.reofferDue();
-    this.offers = stored.offers();
-    this.admissions = stored.admissions();
-    this.admittedBy = stored.admittedBy();
-    this.admittedAt = stored.admittedAt();
-    this.startedAt = stored.startedAt();
-    this.finishedAt = stored.finishedAt();
-    this.unknownSince = stored.unknownSince();
-    this.runId = stored.runId();
-    this.outcome = stored.outcome();
-    this.usage = Objects.requireNonNull(stored.usage());
-    this.receiptJobId = stored.receiptJobId();
-    this.receiptNote = stored.receiptNote();
+    this.stored = Objects.requireNonNull(stored);
   }
 
   /** A new job, queued at {@code queuePosition} of the admission queue. */
   public static Job create(JobSpec spec, long queuePosition) {
+    Queueing queued = new Queueing(queuePosition, spec.createdAt(), false, null, null);
     return new Job(
-        new Stored(
-            spec,
-            JobState.QUEUED,
-            1,
-            queuePosition,
-            spec.createdAt(),
-            false,
-            null,
-            null,
-            null,
-            false,
-            0,
-            0,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            Usage.NONE,
-            null,
-            null));
+        new Stored(spec, JobState.QUEUED, 1, queued, Dispatch.NONE, Run.NONE, Receipt.NONE));
   }
 
   public static Job restore(Stored stored) {
@@ -123,55 +219,29 @@ public final class Job {
   }
 
   public Stored stored() {
-    return new Stored(
-        spec,
-        state,
-        revision,
-        queuePosition,
-        queuedAt,
-        resume,
-        question,
-        answer,
-        lease,
-        reofferDue,
-        offers,
-        admissions,
-        admittedBy,
-        admittedAt,
-        startedAt,
-        finishedAt,
-        unknownSince,
-        runId,
-        outcome,
-        usage,
-        receiptJobId,
-        receiptNote);
+    return stored;
   }
 
   /** The change that announces a new job. */
   public JobChange created() {
-    return new JobChange(spec.id(), null, JobState.QUEUED, 1);
+    return new JobChange(spec().id(), null, JobState.QUEUED, 1);
   }
 
   // ---- admission and offers ----
 
   /** Takes a slot: queued to admitted. */
   public JobChange admit(String replica, Instant now) {
-    if (state != JobState.QUEUED) {
-      throw JobProblems.wrongState(id(), state, "be admitted");
+    if (state() != JobState.QUEUED) {
+      throw JobProblems.wrongState(id(), state(), "be admitted");
     }
-    admissions++;
-    admittedBy = replica;
-    admittedAt = now;
-    lease = null;
-    reofferDue = false;
+    stored = stored.with(stored.dispatch().admitted(replica, now));
     return transition(JobState.ADMITTED);
   }
 
   /** Whether a runtime may be offered this job now: admitted and unleased, or due a re-offer. */
   public boolean offerable() {
-    return (state == JobState.ADMITTED && lease == null)
-        || (state == JobState.UNKNOWN && reofferDue);
+    return (state() == JobState.ADMITTED && lease() == null)
+        || (state() == JobState.UNKNOWN && reofferDue());
   }
 
   /**
@@ -182,12 +252,10 @@ public final class Job {
    */
   public boolean offer(String token, Instant now, Duration ttl) {
     if (!offerable()) {
-      throw JobProblems.wrongState(id(), state, "be offered");
+      throw JobProblems.wrongState(id(), state(), "be offered");
     }
-    boolean reconcile = state == JobState.UNKNOWN;
-    lease = new Lease(token, now.plus(ttl), ttl);
-    reofferDue = false;
-    offers++;
+    boolean reconcile = state() == JobState.UNKNOWN;
+    stored = stored.with(stored.dispatch().offered(new Lease(token, now.plus(ttl), ttl)));
     return reconcile;
   }
 
@@ -196,7 +264,7 @@ public final class Job {
   /** The runtime started the job (or, reconciling, says it is running it). */
   public @Nullable JobChange start(String token, @Nullable String reportedRunId, Instant now) {
     requireLease(token);
-    switch (state) {
+    switch (state()) {
       case ADMITTED, UNKNOWN -> {
         return running(reportedRunId, now);
       }
@@ -204,14 +272,14 @@ public final class Job {
         renew(reportedRunId, now);
         return null;
       }
-      default -> throw JobProblems.wrongState(id(), state, "start");
+      default -> throw JobProblems.wrongState(id(), state(), "start");
     }
   }
 
   /** The runtime is still at it; the lease is renewed. */
   public @Nullable JobChange heartbeat(String token, @Nullable String reportedRunId, Instant now) {
     requireLease(token);
-    switch (state) {
+    switch (state()) {
       case ADMITTED, RUNNING -> {
         renew(reportedRunId, now);
         return null;
@@ -219,7 +287,7 @@ public final class Job {
       case UNKNOWN -> {
         return running(reportedRunId, now);
       }
-      default -> throw JobProblems.wrongState(id(), state, "take a heartbeat");
+      default -> throw JobProblems.wrongState(id(), state(), "take a heartbeat");
     }
   }
 
@@ -227,21 +295,17 @@ public final class Job {
   public @Nullable JobChange requireInput(
       String token, Question asked, @Nullable String reportedRunId, Instant now) {
     requireLease(token);
-    if (state == JobState.WAITING_INPUT && asked.equals(question)) {
+    if (state() == JobState.WAITING_INPUT && asked.equals(question())) {
       return null;
     }
-    if (!state.holdsSlot()) {
-      throw JobProblems.wrongState(id(), state, "ask for input");
+    if (!state().holdsSlot()) {
+      throw JobProblems.wrongState(id(), state(), "ask for input");
     }
-    question = asked;
-    answer = null;
-    resume = false;
-    reofferDue = false;
-    unknownSince = null;
-    setRunId(reportedRunId);
-    if (startedAt == null) {
-      startedAt = now;
-    }
+    stored =
+        stored
+            .with(stored.queue().asked(asked))
+            .with(stored.dispatch().reofferDue(false))
+            .with(stored.run().reported(reportedRunId, now));
     return transition(JobState.WAITING_INPUT);
   }
 
@@ -254,15 +318,15 @@ public final class Job {
       @Nullable String reportedRunId,
       Instant now) {
     requireLease(token);
-    if (state == JobState.COMPLETED) {
+    if (state() == JobState.COMPLETED) {
       return null;
     }
-    if (!state.holdsSlot()) {
-      throw JobProblems.wrongState(id(), state, "complete");
+    if (!state().holdsSlot()) {
+      throw JobProblems.wrongState(id(), state(), "complete");
     }
     ResultText.Capped capped = ResultText.cap(finalAnswer, maxBytes);
-    outcome = new Outcome(capped.text(), capped.truncated(), null);
-    return ended(JobState.COMPLETED, used, reportedRunId, now);
+    Outcome answered = new Outcome(capped.text(), capped.truncated(), null);
+    return ended(JobState.COMPLETED, answered, used, reportedRunId, now);
   }
 
   /** The run failed; the error is kept within {@code maxBytes}. */
@@ -274,15 +338,15 @@ public final class Job {
       @Nullable String reportedRunId,
       Instant now) {
     requireLease(token);
-    if (state == JobState.FAILED) {
+    if (state() == JobState.FAILED) {
       return null;
     }
-    if (!state.holdsSlot()) {
-      throw JobProblems.wrongState(id(), state, "fail");
+    if (!state().holdsSlot()) {
+      throw JobProblems.wrongState(id(), state(), "fail");
     }
     ResultText.Capped capped = ResultText.cap(error, maxBytes);
-    outcome = new Outcome(null, capped.truncated(), capped.text());
-    return ended(JobState.FAILED, used, reportedRunId, now);
+    Outcome failed = new Outcome(null, capped.truncated(), capped.text());
+    return ended(JobState.FAILED, failed, used, reportedRunId, now);
   }
 
   // ---- the owner ----
@@ -292,33 +356,33 @@ public final class Job {
    * conversation. Repeating the same answer changes nothing.
    */
   public @Nullable JobChange answer(Answer given, long nextQueuePosition, Instant now) {
-    if (state == JobState.WAITING_INPUT) {
+    if (state() == JobState.WAITING_INPUT) {
+      Question question = question();
       if (question == null || question.kind() != given.kind()) {
         throw JobProblems.answerKindMismatch(id(), question);
       }
-      answer = given;
-      resume = true;
-      lease = null;
-      queuePosition = nextQueuePosition;
-      queuedAt = now;
+      stored =
+          stored
+              .with(stored.queue().answered(given, nextQueuePosition, now))
+              .with(stored.dispatch().unleased());
       return transition(JobState.QUEUED);
     }
-    if (resume && given.equals(answer) && !state.finished()) {
+    if (resume() && given.equals(answerGiven()) && !state().finished()) {
       return null;
     }
-    throw JobProblems.wrongState(id(), state, "be answered");
+    throw JobProblems.wrongState(id(), state(), "be answered");
   }
 
   /** The owner cancelled the job; cancelling twice changes nothing. */
   public @Nullable JobChange cancel(Instant now) {
-    if (state == JobState.CANCELLED) {
+    if (state() == JobState.CANCELLED) {
       return null;
     }
-    if (state.finished()) {
-      throw JobProblems.wrongState(id(), state, "be cancelled");
+    if (state().finished()) {
+      throw JobProblems.wrongState(id(), state(), "be cancelled");
     }
-    outcome = new Outcome(null, false, "cancelled by the owner");
-    return ended(JobState.CANCELLED, Usage.NONE, null, now);
+    Outcome cancelled = new Outcome(null, false, "cancelled by the owner");
+    return ended(JobState.CANCELLED, cancelled, Usage.NONE, null, now);
   }
 
   // ---- the sweeper ----
@@ -330,17 +394,18 @@ public final class Job {
    * settle the job from its own record.
    */
   public @Nullable JobChange expireLease(Instant now) {
+    Lease lease = lease();
     if (lease == null || !lease.expiredAt(now)) {
       return null;
     }
-    switch (state) {
+    switch (state()) {
       case ADMITTED, RUNNING -> {
-        reofferDue = true;
-        unknownSince = now;
+        stored =
+            stored.with(stored.dispatch().reofferDue(true)).with(stored.run().unknownSince(now));
         return transition(JobState.UNKNOWN);
       }
       case UNKNOWN -> {
-        reofferDue = true;
+        stored = stored.with(stored.dispatch().reofferDue(true));
         return null;
       }
       default -> {
@@ -351,11 +416,12 @@ public final class Job {
 
   /** Whether {@link #expireLease} would change anything now. */
   public boolean leaseLapsed(Instant now) {
+    Lease lease = lease();
     return lease != null
         && lease.expiredAt(now)
-        && (state == JobState.ADMITTED
-            || state == JobState.RUNNING
-            || (state == JobState.UNKNOWN && !reofferDue));
+        && (state() == JobState.ADMITTED
+            || state() == JobState.RUNNING
+            || (state() == JobState.UNKNOWN && !reofferDue()));
   }
 
   /**
@@ -363,12 +429,13 @@ public final class Job {
    * reason that says so. It is neither marked completed nor run again.
    */
   public @Nullable JobChange giveUpUnknown(Instant now, Duration timeout) {
-    if (state != JobState.UNKNOWN
+    Instant unknownSince = unknownSince();
+    if (state() != JobState.UNKNOWN
         || unknownSince == null
         || unknownSince.plus(timeout).isAfter(now)) {
       return null;
     }
-    outcome =
+    Outcome givenUp =
         new Outcome(
             null,
             false,
@@ -377,26 +444,25 @@ public final class Job {
                 + " and no runtime settled the job within "
                 + timeout
                 + "; marked failed without being run again");
-    return ended(JobState.FAILED, Usage.NONE, null, now);
+    return ended(JobState.FAILED, givenUp, Usage.NONE, null, now);
   }
 
   /** Refuses a queued job at admission, for example because its budget is used up. */
   public JobChange refuse(String reason, Instant now) {
-    if (state != JobState.QUEUED) {
-      throw JobProblems.wrongState(id(), state, "be refused");
+    if (state() != JobState.QUEUED) {
+      throw JobProblems.wrongState(id(), state(), "be refused");
     }
-    outcome = new Outcome(null, false, reason);
-    return ended(JobState.FAILED, Usage.NONE, null, now);
+    return ended(JobState.FAILED, new Outcome(null, false, reason), Usage.NONE, null, now);
   }
 
   // ---- receipts ----
 
   /** Whether this is a finished hand-off whose answer has not yet been returned. */
   public boolean needsReceipt() {
-    return spec.kind() == JobKind.HANDOFF
-        && (state == JobState.COMPLETED || state == JobState.FAILED)
-        && receiptJobId == null
-        && receiptNote == null;
+    return spec().kind() == JobKind.HANDOFF
+        && (state() == JobState.COMPLETED || state() == JobState.FAILED)
+        && receiptJobId() == null
+        && receiptNote() == null;
   }
 
   /**
@@ -407,9 +473,10 @@ public final class Job {
     if (!needsReceipt()) {
       throw new IllegalStateException("job " + id() + " needs no receipt");
     }
+    JobSpec spec = spec();
     MemberRef requesterRef = Objects.requireNonNull(spec.requesterRef());
-    Outcome ended = Objects.requireNonNull(outcome);
-    String text = state == JobState.COMPLETED ? ended.text() : "failed: " + ended.text();
+    Outcome ended = Objects.requireNonNull(outcome());
+    String text = state() == JobState.COMPLETED ? ended.text() : "failed: " + ended.text();
     return new JobSpec(
         receiptId,
         spec.teamId(),
@@ -427,151 +494,143 @@ public final class Job {
   }
 
   public void receiptCreated(UUID receipt) {
-    receiptJobId = receipt;
+    stored = stored.with(new Receipt(receipt, receiptNote()));
   }
 
   /** The receipt could not be created; the note says why (e.g. the team's receipt limit). */
   public void receiptRefused(String note) {
-    receiptNote = note;
+    stored = stored.with(new Receipt(receiptJobId(), note));
   }
 
   // ---- internals ----
 
   private void requireLease(String token) {
+    Lease lease = lease();
     if (lease == null || !lease.token().equals(token)) {
       throw JobProblems.staleLease(id());
     }
   }
 
   private JobChange running(@Nullable String reportedRunId, Instant now) {
-    renew(reportedRunId, now);
-    reofferDue = false;
-    unknownSince = null;
-    if (startedAt == null) {
-      startedAt = now;
-    }
+    stored =
+        stored
+            .with(stored.dispatch().renewed(now).reofferDue(false))
+            .with(stored.run().reported(reportedRunId, now));
     return transition(JobState.RUNNING);
   }
 
   private void renew(@Nullable String reportedRunId, Instant now) {
-    lease = Objects.requireNonNull(lease).renewedAt(now);
-    setRunId(reportedRunId);
+    stored =
+        stored.with(stored.dispatch().renewed(now)).with(stored.run().withRunId(reportedRunId));
   }
 
-  private void setRunId(@Nullable String reportedRunId) {
-    if (reportedRunId != null && !reportedRunId.isBlank()) {
-      runId = reportedRunId;
-    }
-  }
-
-  private JobChange ended(JobState to, Usage used, @Nullable String reportedRunId, Instant now) {
-    usage = used;
-    setRunId(reportedRunId);
-    finishedAt = now;
-    reofferDue = false;
-    unknownSince = null;
+  private JobChange ended(
+      JobState to, Outcome how, Usage used, @Nullable String reportedRunId, Instant now) {
+    stored =
+        stored
+            .with(stored.dispatch().reofferDue(false))
+            .with(stored.run().ended(how, used, reportedRunId, now));
     return transition(to);
   }
 
   private JobChange transition(JobState to) {
-    JobState from = state;
-    state = to;
-    revision++;
-    return new JobChange(spec.id(), from, to, revision);
+    JobState from = state();
+    stored = stored.moved(to);
+    return new JobChange(id(), from, to, revision());
   }
 
   // ---- reading ----
 
   public UUID id() {
-    return spec.id();
+    return stored.spec().id();
   }
 
   public JobSpec spec() {
-    return spec;
+    return stored.spec();
   }
 
   public JobState state() {
-    return state;
+    return stored.state();
   }
 
   public long revision() {
-    return revision;
+    return stored.revision();
   }
 
   public long queuePosition() {
-    return queuePosition;
+    return stored.queue().position();
   }
 
   public Instant queuedAt() {
-    return queuedAt;
+    return stored.queue().queuedAt();
   }
 
   public boolean resume() {
-    return resume;
+    return stored.queue().resume();
   }
 
   public @Nullable Question question() {
-    return question;
+    return stored.queue().question();
   }
 
   public @Nullable Answer answerGiven() {
-    return answer;
+    return stored.queue().answer();
   }
 
   public @Nullable Lease lease() {
-    return lease;
+    return stored.dispatch().lease();
   }
 
   public boolean reofferDue() {
-    return reofferDue;
+    return stored.dispatch().reofferDue();
   }
 
   public int offers() {
-    return offers;
+    return stored.dispatch().offers();
   }
 
   public int admissions() {
-    return admissions;
+    return stored.dispatch().admissions();
   }
 
   public @Nullable Instant admittedAt() {
-    return admittedAt;
+    return stored.dispatch().admittedAt();
   }
 
   public @Nullable Instant startedAt() {
-    return startedAt;
+    return stored.run().startedAt();
   }
 
   public @Nullable Instant finishedAt() {
-    return finishedAt;
+    return stored.run().finishedAt();
   }
 
   public @Nullable Instant unknownSince() {
-    return unknownSince;
+    return stored.run().unknownSince();
   }
 
   public @Nullable String runId() {
-    return runId;
+    return stored.run().runId();
   }
 
   public @Nullable Outcome outcome() {
-    return outcome;
+    return stored.run().outcome();
   }
 
   public Usage usage() {
-    return usage;
+    return stored.run().usage();
   }
 
   public @Nullable UUID receiptJobId() {
-    return receiptJobId;
+    return stored.receipt().jobId();
   }
 
   public @Nullable String receiptNote() {
-    return receiptNote;
+    return stored.receipt().note();
   }
 
   /** Whether the runtime of this agent and owner may see and report on this job. */
   public boolean runsOn(String owner, String agent) {
-    return spec.ownerId().equals(owner) && spec.target().agentId().equals(agent);
+    return spec().ownerId().equals(owner) && spec().target().agentId().equals(agent);
   }
 }

@@ -104,25 +104,28 @@ public class JobStore {
   /** Writes a job's changed state; call it under the job's row lock. */
   public Mono<Void> update(Job job, Instant now) {
     Job.Stored s = job.stored();
+    Job.Queueing queue = s.queue();
+    Job.Dispatch dispatch = s.dispatch();
+    Job.Run run = s.run();
     DatabaseClient.GenericExecuteSpec update =
         db.sql(UPDATE)
             .bind("id", s.spec().id())
             .bind("state", s.state().wire())
             .bind("revision", s.revision())
-            .bind("queuePosition", s.queuePosition())
-            .bind("queuedAt", utc(s.queuedAt()))
-            .bind("resume", s.resume())
-            .bind("reofferDue", s.reofferDue())
-            .bind("offers", s.offers())
-            .bind("admissions", s.admissions())
-            .bind("truncated", s.outcome() != null && s.outcome().truncated())
-            .bind("tokens", s.usage().tokens())
-            .bind("costUnits", s.usage().costUnits())
+            .bind("queuePosition", queue.position())
+            .bind("queuedAt", utc(queue.queuedAt()))
+            .bind("resume", queue.resume())
+            .bind("reofferDue", dispatch.reofferDue())
+            .bind("offers", dispatch.offers())
+            .bind("admissions", dispatch.admissions())
+            .bind("truncated", run.outcome() != null && run.outcome().truncated())
+            .bind("tokens", run.usage().tokens())
+            .bind("costUnits", run.usage().costUnits())
             .bind("now", utc(now));
-    Question question = s.question();
-    Answer answer = s.answer();
-    Lease lease = s.lease();
-    Outcome outcome = s.outcome();
+    Question question = queue.question();
+    Answer answer = queue.answer();
+    Lease lease = dispatch.lease();
+    Outcome outcome = run.outcome();
     update = nullable(update, "questionKind", question == null ? null : question.kind().wire());
     update = nullable(update, "question", question == null ? null : question.content());
     update = nullable(update, "answerKind", answer == null ? null : answer.kind().wire());
@@ -131,16 +134,16 @@ public class JobStore {
     update = nullableTime(update, "leaseExpiresAt", lease == null ? null : lease.expiresAt());
     update =
         nullable(update, "leaseTtl", lease == null ? null : lease.ttl().toMillis(), Long.class);
-    update = nullable(update, "admittedBy", s.admittedBy());
-    update = nullableTime(update, "admittedAt", s.admittedAt());
-    update = nullableTime(update, "startedAt", s.startedAt());
-    update = nullableTime(update, "finishedAt", s.finishedAt());
-    update = nullableTime(update, "unknownSince", s.unknownSince());
-    update = nullable(update, "runId", s.runId());
+    update = nullable(update, "admittedBy", dispatch.admittedBy());
+    update = nullableTime(update, "admittedAt", dispatch.admittedAt());
+    update = nullableTime(update, "startedAt", run.startedAt());
+    update = nullableTime(update, "finishedAt", run.finishedAt());
+    update = nullableTime(update, "unknownSince", run.unknownSince());
+    update = nullable(update, "runId", run.runId());
     update = nullable(update, "result", outcome == null ? null : outcome.answer());
     update = nullable(update, "error", outcome == null ? null : outcome.error());
-    update = nullable(update, "receiptJob", s.receiptJobId(), UUID.class);
-    update = nullable(update, "receiptNote", s.receiptNote());
+    update = nullable(update, "receiptJob", s.receipt().jobId(), UUID.class);
+    update = nullable(update, "receiptNote", s.receipt().note());
     return update.fetch().rowsUpdated().then();
   }
 
@@ -262,11 +265,8 @@ public class JobStore {
     String result = row.get("result", String.class);
     String error = row.get("error", String.class);
     JobState state = JobState.fromWire(row.get("state", String.class));
-    return Job.restore(
-        new Job.Stored(
-            spec,
-            state,
-            row.get("revision", Long.class),
+    Job.Queueing queue =
+        new Job.Queueing(
             row.get("queue_position", Long.class),
             instant(row, "queued_at"),
             Boolean.TRUE.equals(row.get("resume", Boolean.class)),
@@ -275,7 +275,9 @@ public class JobStore {
                 : new Question(InputKind.fromWire(questionKind), row.get("question", String.class)),
             answerKind == null
                 ? null
-                : new Answer(InputKind.fromWire(answerKind), row.get("answer", String.class)),
+                : new Answer(InputKind.fromWire(answerKind), row.get("answer", String.class)));
+    Job.Dispatch dispatch =
+        new Job.Dispatch(
             leaseToken == null
                 ? null
                 : new Lease(
@@ -286,7 +288,9 @@ public class JobStore {
             row.get("offers", Integer.class),
             row.get("admissions", Integer.class),
             row.get("admitted_by", String.class),
-            nullableInstant(row, "admitted_at"),
+            nullableInstant(row, "admitted_at"));
+    Job.Run run =
+        new Job.Run(
             nullableInstant(row, "started_at"),
             nullableInstant(row, "finished_at"),
             nullableInstant(row, "unknown_since"),
@@ -295,9 +299,13 @@ public class JobStore {
                 ? null
                 : new Outcome(
                     result, Boolean.TRUE.equals(row.get("result_truncated", Boolean.class)), error),
-            new Usage(row.get("tokens", Long.class), row.get("cost_units", Long.class)),
-            row.get("receipt_job_id", UUID.class),
-            row.get("receipt_note", String.class)));
+            new Usage(row.get("tokens", Long.class), row.get("cost_units", Long.class)));
+    Job.Receipt receipt =
+        new Job.Receipt(
+            row.get("receipt_job_id", UUID.class), row.get("receipt_note", String.class));
+    return Job.restore(
+        new Job.Stored(
+            spec, state, row.get("revision", Long.class), queue, dispatch, run, receipt));
   }
 
   public static OffsetDateTime utc(Instant instant) {
