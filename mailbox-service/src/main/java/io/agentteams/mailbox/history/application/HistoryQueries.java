@@ -4,9 +4,9 @@ import io.agentteams.mailbox.MailboxProperties;
 import io.agentteams.mailbox.access.MailboxPolicies;
 import io.agentteams.mailbox.history.persistence.HistoryStore;
 import io.agentteams.mailbox.message.persistence.MessageStore;
+import io.agentteams.mailbox.paging.application.CursorPaging;
 import io.agentteams.mailbox.paging.application.ResponseBudget;
 import io.agentteams.mailbox.paging.domain.PageCursor;
-import io.agentteams.mailbox.paging.domain.PageSize;
 import io.agentteams.mailbox.paging.domain.SearchFilters;
 import io.agentteams.platform.bounds.TextBound;
 import io.agentteams.platform.bounds.Utf8Truncation;
@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -44,7 +45,7 @@ public class HistoryQueries {
   private final HistoryStore history;
   private final MessageStore messages;
   private final ResponseBudget budget;
-  private final PageSize pageSize;
+  private final CursorPaging<HistoryRecord> paging;
   private final MailboxProperties properties;
 
   public HistoryQueries(
@@ -57,7 +58,7 @@ public class HistoryQueries {
     this.history = history;
     this.messages = messages;
     this.budget = new ResponseBudget(json, properties.responseMaxBytes());
-    this.pageSize = properties.pageSize();
+    this.paging = new CursorPaging<>(budget, properties.pageSize(), SHORTENER);
     this.properties = properties;
   }
 
@@ -79,20 +80,13 @@ public class HistoryQueries {
       SearchFilters filters,
       @Nullable Integer limit,
       @Nullable String cursor) {
-    return Mono.defer(
-        () -> {
-          int size = pageSize.resolve(limit);
-          String fingerprint = filters.fingerprint("history:" + teamId);
-          Anchor anchor = cursor == null ? null : Anchor.of(PageCursor.decode(cursor, fingerprint));
-          return access
-              .check(caller, teamId, MailboxPolicies.READERS)
-              .then(anchor == null ? Mono.just(true) : retained(teamId, anchor))
-              .flatMap(
-                  retained ->
-                      retained
-                          ? read(teamId, filters, size, anchor, fingerprint)
-                          : Mono.just(new HistoryPage(teamId, List.of(), null, true)));
-        });
+    return paging.page(
+        "history:" + teamId,
+        filters,
+        limit,
+        cursor,
+        access.check(caller, teamId, MailboxPolicies.READERS),
+        new Search(teamId, filters));
   }
 
   /** The newest messages for the team context, newest first, within the response budget. */
@@ -111,47 +105,19 @@ public class HistoryQueries {
                         .records()));
   }
 
-  private Mono<Boolean> retained(UUID teamId, Anchor anchor) {
-    return history.retains(teamId, properties.historySize(), anchor.sequence(), anchor.messageId());
-  }
+  /** The shared record of one team, newest first, as the filters select it. */
+  private final class Search implements CursorPaging.Search<HistoryRecord, Anchor, HistoryPage> {
 
-  private Mono<HistoryPage> read(
-      UUID teamId, SearchFilters filters, int size, @Nullable Anchor anchor, String fingerprint) {
-    long before = anchor == null ? Long.MAX_VALUE : anchor.sequence();
-    return history
-        .page(teamId, properties.historySize(), before, filters, size + 1)
-        .map(recorded -> HistoryRecord.of(recorded, properties.textMaxBytes()))
-        .collectList()
-        .map(
-            rows -> {
-              List<HistoryRecord> candidates = rows.subList(0, Math.min(size, rows.size()));
-              ResponseBudget.Fit<HistoryRecord> fit =
-                  budget.fit(
-                      candidates,
-                      records ->
-                          new HistoryPage(
-                              teamId, records, cursorAfter(records, fingerprint), false),
-                      SHORTENER);
-              boolean more = rows.size() > size || fit.cut();
-              return new HistoryPage(
-                  teamId,
-                  fit.records(),
-                  more ? cursorAfter(fit.records(), fingerprint) : null,
-                  false);
-            });
-  }
+    private final UUID teamId;
+    private final SearchFilters filters;
 
-  private static @Nullable String cursorAfter(List<HistoryRecord> records, String fingerprint) {
-    if (records.isEmpty()) {
-      return null;
+    Search(UUID teamId, SearchFilters filters) {
+      this.teamId = teamId;
+      this.filters = filters;
     }
-    HistoryRecord last = records.get(records.size() - 1);
-    return new PageCursor(last.sequence() + ":" + last.messageId(), fingerprint).encode();
-  }
 
-  private record Anchor(long sequence, UUID messageId) {
-
-    static Anchor of(PageCursor cursor) {
+    @Override
+    public Anchor anchor(PageCursor cursor) {
       List<String> parts = cursor.anchorParts();
       try {
         return new Anchor(Long.parseLong(parts.get(0)), UUID.fromString(parts.get(1)));
@@ -159,5 +125,33 @@ public class HistoryQueries {
         throw PageCursor.invalid();
       }
     }
+
+    @Override
+    public String anchorOf(HistoryRecord record) {
+      return record.sequence() + ":" + record.messageId();
+    }
+
+    @Override
+    public Mono<Boolean> holds(Anchor anchor) {
+      return history.retains(
+          teamId, properties.historySize(), anchor.sequence(), anchor.messageId());
+    }
+
+    @Override
+    public Flux<HistoryRecord> after(@Nullable Anchor anchor, int limit) {
+      long before = anchor == null ? Long.MAX_VALUE : anchor.sequence();
+      return history
+          .page(teamId, properties.historySize(), before, filters, limit)
+          .map(recorded -> HistoryRecord.of(recorded, properties.textMaxBytes()));
+    }
+
+    @Override
+    public HistoryPage page(
+        List<HistoryRecord> records, @Nullable String nextCursor, boolean cursorExpired) {
+      return new HistoryPage(teamId, records, nextCursor, cursorExpired);
+    }
   }
+
+  /** Where a page of the record ends: the last message's sequence and id. */
+  private record Anchor(long sequence, UUID messageId) {}
 }

@@ -3,6 +3,7 @@ package io.agentteams.mailbox.history.persistence;
 import io.agentteams.mailbox.message.domain.Message;
 import io.agentteams.mailbox.message.persistence.MessageRows;
 import io.agentteams.mailbox.paging.domain.SearchFilters;
+import io.agentteams.mailbox.paging.persistence.SearchBinds;
 import java.util.UUID;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
@@ -53,16 +54,7 @@ public class HistoryStore {
             .bind("retained", retained)
             .bind("before", before)
             .bind("limit", limit);
-    if (filters.memberId() != null) {
-      spec = spec.bind("member", filters.memberId());
-    }
-    if (filters.jobId() != null) {
-      spec = spec.bind("job", filters.jobId());
-    }
-    if (filters.query() != null) {
-      spec = spec.bind("query", filters.query());
-    }
-    return spec.map(MessageRows::recorded).all();
+    return SearchBinds.bind(spec, filters).map(MessageRows::recorded).all();
   }
 
   /** Whether the message is still at that sequence and within the retained window. */

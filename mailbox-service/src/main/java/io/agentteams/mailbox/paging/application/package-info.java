@@ -1,4 +1,4 @@
-/** Keeping responses within their UTF-8 JSON byte budget. */
+/** Paging by cursor and keeping responses within their UTF-8 JSON byte budget. */
 @NullMarked
 package io.agentteams.mailbox.paging.application;
 

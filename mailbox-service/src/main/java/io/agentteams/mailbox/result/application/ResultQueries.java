@@ -2,9 +2,9 @@ package io.agentteams.mailbox.result.application;
 
 import io.agentteams.mailbox.MailboxProperties;
 import io.agentteams.mailbox.access.MailboxPolicies;
+import io.agentteams.mailbox.paging.application.CursorPaging;
 import io.agentteams.mailbox.paging.application.ResponseBudget;
 import io.agentteams.mailbox.paging.domain.PageCursor;
-import io.agentteams.mailbox.paging.domain.PageSize;
 import io.agentteams.mailbox.paging.domain.SearchFilters;
 import io.agentteams.mailbox.result.domain.ResultProblems;
 import io.agentteams.mailbox.result.persistence.ResultStore;
@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -67,7 +68,7 @@ public class ResultQueries {
   private final RosterAccess access;
   private final ResultStore results;
   private final ResponseBudget budget;
-  private final PageSize pageSize;
+  private final CursorPaging<ResultViews.Summary> paging;
   private final MailboxProperties properties;
 
   public ResultQueries(
@@ -75,7 +76,7 @@ public class ResultQueries {
     this.access = access;
     this.results = results;
     this.budget = new ResponseBudget(json, properties.responseMaxBytes());
-    this.pageSize = properties.pageSize();
+    this.paging = new CursorPaging<>(budget, properties.pageSize(), SUMMARY_SHORTENER);
     this.properties = properties;
   }
 
@@ -92,27 +93,13 @@ public class ResultQueries {
       SearchFilters filters,
       @Nullable Integer limit,
       @Nullable String cursor) {
-    return Mono.defer(
-        () -> {
-          int size = pageSize.resolve(limit);
-          String fingerprint = filters.fingerprint("results:" + teamId);
-          ResultStore.Position after =
-              cursor == null ? null : position(PageCursor.decode(cursor, fingerprint));
-          return access
-              .check(caller, teamId, MailboxPolicies.READERS)
-              .then(
-                  after == null
-                      ? Mono.just(true)
-                      : results
-                          .find(teamId, after.jobId())
-                          .map(anchor -> anchor.createdAt().equals(after.createdAt()))
-                          .defaultIfEmpty(false))
-              .flatMap(
-                  kept ->
-                      kept
-                          ? page(teamId, filters, size, after, fingerprint)
-                          : Mono.just(new ResultViews.Page(teamId, List.of(), null, true)));
-        });
+    return paging.page(
+        "results:" + teamId,
+        filters,
+        limit,
+        cursor,
+        access.check(caller, teamId, MailboxPolicies.READERS),
+        new Search(teamId, filters));
   }
 
   /** One result in full; 404 when the team has no record of the job. */
@@ -130,52 +117,53 @@ public class ResultQueries {
                     DETAIL_SHORTENER));
   }
 
-  private Mono<ResultViews.Page> page(
-      UUID teamId,
-      SearchFilters filters,
-      int size,
-      ResultStore.@Nullable Position after,
-      String fingerprint) {
-    return results
-        .page(teamId, filters, after, size + 1)
-        .map(record -> ResultViews.Summary.of(record, properties.excerptMaxBytes()))
-        .collectList()
-        .map(
-            rows -> {
-              List<ResultViews.Summary> candidates = rows.subList(0, Math.min(size, rows.size()));
-              ResponseBudget.Fit<ResultViews.Summary> fit =
-                  budget.fit(
-                      candidates,
-                      summaries ->
-                          new ResultViews.Page(
-                              teamId, summaries, cursorAfter(summaries, fingerprint), false),
-                      SUMMARY_SHORTENER);
-              boolean more = rows.size() > size || fit.cut();
-              return new ResultViews.Page(
-                  teamId,
-                  fit.records(),
-                  more ? cursorAfter(fit.records(), fingerprint) : null,
-                  false);
-            });
-  }
+  /** A team's result records, newest request first, as the filters select them. */
+  private final class Search
+      implements CursorPaging.Search<ResultViews.Summary, ResultStore.Position, ResultViews.Page> {
 
-  private static @Nullable String cursorAfter(
-      List<ResultViews.Summary> summaries, String fingerprint) {
-    if (summaries.isEmpty()) {
-      return null;
+    private final UUID teamId;
+    private final SearchFilters filters;
+
+    Search(UUID teamId, SearchFilters filters) {
+      this.teamId = teamId;
+      this.filters = filters;
     }
-    ResultViews.Summary last = summaries.get(summaries.size() - 1);
-    long micros = ChronoUnit.MICROS.between(Instant.EPOCH, last.createdAt());
-    return new PageCursor(micros + ":" + last.jobId(), fingerprint).encode();
-  }
 
-  private static ResultStore.Position position(PageCursor cursor) {
-    List<String> parts = cursor.anchorParts();
-    try {
-      Instant createdAt = Instant.EPOCH.plus(Long.parseLong(parts.get(0)), ChronoUnit.MICROS);
-      return new ResultStore.Position(createdAt, parts.get(1));
-    } catch (IllegalArgumentException | ArithmeticException e) {
-      throw PageCursor.invalid();
+    @Override
+    public ResultStore.Position anchor(PageCursor cursor) {
+      List<String> parts = cursor.anchorParts();
+      try {
+        Instant createdAt = Instant.EPOCH.plus(Long.parseLong(parts.get(0)), ChronoUnit.MICROS);
+        return new ResultStore.Position(createdAt, parts.get(1));
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        throw PageCursor.invalid();
+      }
+    }
+
+    @Override
+    public String anchorOf(ResultViews.Summary summary) {
+      return ChronoUnit.MICROS.between(Instant.EPOCH, summary.createdAt()) + ":" + summary.jobId();
+    }
+
+    @Override
+    public Mono<Boolean> holds(ResultStore.Position anchor) {
+      return results
+          .find(teamId, anchor.jobId())
+          .map(record -> record.createdAt().equals(anchor.createdAt()))
+          .defaultIfEmpty(false);
+    }
+
+    @Override
+    public Flux<ResultViews.Summary> after(ResultStore.@Nullable Position anchor, int limit) {
+      return results
+          .page(teamId, filters, anchor, limit)
+          .map(record -> ResultViews.Summary.of(record, properties.excerptMaxBytes()));
+    }
+
+    @Override
+    public ResultViews.Page page(
+        List<ResultViews.Summary> summaries, @Nullable String nextCursor, boolean expired) {
+      return new ResultViews.Page(teamId, summaries, nextCursor, expired);
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.agentteams.mailbox.result.persistence;
 
 import io.agentteams.mailbox.paging.domain.SearchFilters;
+import io.agentteams.mailbox.paging.persistence.SearchBinds;
 import io.agentteams.mailbox.result.domain.ResultRecord;
 import io.r2dbc.spi.Readable;
 import java.time.Instant;
@@ -107,16 +108,7 @@ public class ResultStore {
     if (after != null) {
       spec = spec.bind("afterCreated", utc(after.createdAt())).bind("afterJob", after.jobId());
     }
-    if (filters.memberId() != null) {
-      spec = spec.bind("member", filters.memberId());
-    }
-    if (filters.jobId() != null) {
-      spec = spec.bind("job", filters.jobId());
-    }
-    if (filters.query() != null) {
-      spec = spec.bind("query", filters.query());
-    }
-    return spec.map(ResultStore::read).all();
+    return SearchBinds.bind(spec, filters).map(ResultStore::read).all();
   }
 
   private static ResultRecord read(Readable row) {

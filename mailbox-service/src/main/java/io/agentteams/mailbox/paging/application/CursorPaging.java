@@ -1,0 +1,123 @@
+package io.agentteams.mailbox.paging.application;
+
+import io.agentteams.mailbox.paging.domain.PageCursor;
+import io.agentteams.mailbox.paging.domain.PageSize;
+import io.agentteams.mailbox.paging.domain.SearchFilters;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Pages a team's records newest first by cursor, for every kind of record the mailbox searches.
+ * Filters apply before paging. A cursor is anchored to the last record a page returned and bound to
+ * the filters it was issued for, so records added meanwhile never shift the next page; a cursor
+ * whose anchor is no longer kept answers an empty page that says so. A page reads one record more
+ * than it returns to know whether more follow, and stays within the response budget (whole records,
+ * except that a first record too large on its own is shortened).
+ *
+ * @param <R> the records
+ */
+public final class CursorPaging<R> {
+
+  /**
+   * One search of one kind of record.
+   *
+   * @param <R> the records
+   * @param <A> where a page ends, as a cursor names it
+   * @param <P> the response
+   */
+  public interface Search<R, A, P> {
+
+    /** The anchor the cursor names; {@link PageCursor#invalid()} when it names none. */
+    A anchor(PageCursor cursor);
+
+    /** How a cursor names the place of the record a page ends with. */
+    String anchorOf(R record);
+
+    /** Whether the records still hold the anchor. */
+    Mono<Boolean> holds(A anchor);
+
+    /** At most {@code limit} records after the anchor, or from the newest without one. */
+    Flux<R> after(@Nullable A anchor, int limit);
+
+    /** The response holding these records. */
+    P page(List<R> records, @Nullable String nextCursor, boolean cursorExpired);
+  }
+
+  private final ResponseBudget budget;
+  private final PageSize sizes;
+  private final ResponseBudget.Shortener<R> shortener;
+
+  /**
+   * @param budget the response's byte budget
+   * @param sizes how many records a page may hold
+   * @param shortener how a record too large on its own is shortened
+   */
+  public CursorPaging(
+      ResponseBudget budget, PageSize sizes, ResponseBudget.Shortener<R> shortener) {
+    this.budget = budget;
+    this.sizes = sizes;
+    this.shortener = shortener;
+  }
+
+  /**
+   * One page of the search, once {@code access} completes.
+   *
+   * @param scope what the cursor is bound to besides the filters, e.g. {@code history:<team>}
+   * @param limit records per page, 1 to the maximum (the default without one)
+   * @param cursor the previous page's {@code next_cursor}, issued for the same filters
+   * @param access the caller's access to the records; checked after the request itself
+   */
+  public <A, P> Mono<P> page(
+      String scope,
+      SearchFilters filters,
+      @Nullable Integer limit,
+      @Nullable String cursor,
+      Mono<?> access,
+      Search<R, A, P> search) {
+    return Mono.defer(
+        () -> {
+          int size = sizes.resolve(limit);
+          String fingerprint = filters.fingerprint(scope);
+          A anchor = cursor == null ? null : search.anchor(PageCursor.decode(cursor, fingerprint));
+          return access
+              .then(anchor == null ? Mono.just(true) : search.holds(anchor))
+              .flatMap(
+                  held ->
+                      held
+                          ? read(search, anchor, size, fingerprint)
+                          : Mono.just(search.page(List.of(), null, true)));
+        });
+  }
+
+  private <A, P> Mono<P> read(
+      Search<R, A, P> search, @Nullable A anchor, int size, String fingerprint) {
+    return search
+        .after(anchor, size + 1)
+        .collectList()
+        .map(
+            rows -> {
+              List<R> candidates = rows.subList(0, Math.min(size, rows.size()));
+              ResponseBudget.Fit<R> fit =
+                  budget.fit(
+                      candidates,
+                      records ->
+                          search.page(records, cursorAfter(search, records, fingerprint), false),
+                      shortener);
+              boolean more = rows.size() > size || fit.cut();
+              return search.page(
+                  fit.records(),
+                  more ? cursorAfter(search, fit.records(), fingerprint) : null,
+                  false);
+            });
+  }
+
+  private static <R> @Nullable String cursorAfter(
+      Search<R, ?, ?> search, List<R> records, String fingerprint) {
+    if (records.isEmpty()) {
+      return null;
+    }
+    return new PageCursor(search.anchorOf(records.get(records.size() - 1)), fingerprint).encode();
+  }
+}
