@@ -1,5 +1,6 @@
 package io.agentteams.gateway.identity;
 
+import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.identity.IdentityProperties;
 import io.agentteams.platform.problem.ProblemException;
@@ -47,28 +48,26 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
     return authenticator
         .authenticate(
             bearer(exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION)))
-        .flatMap(
-            caller -> {
-              String internal = internalTokens.issue(caller, identity.internalTokenTtl());
-              ServerWebExchange authenticated =
-                  exchange
-                      .mutate()
-                      .request(
-                          request ->
-                              request.headers(
-                                  h -> h.set(HttpHeaders.AUTHORIZATION, "Bearer " + internal)))
-                      .build();
-              authenticated.getAttributes().put(CallerWebFilter.CALLER_ATTRIBUTE, caller);
-              authenticated
-                  .getAttributes()
-                  .put(
-                      PUBLIC_TOKEN_ATTRIBUTE,
-                      bearer(
-                          exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION)));
-              return chain.filter(authenticated);
-            })
+        .flatMap(caller -> chain.filter(authenticated(exchange, caller)))
         .onErrorResume(
             ProblemException.class, problem -> ProblemResponses.write(exchange, problem));
+  }
+
+  /** The exchange as the services see it: the caller's internal token instead of its public one. */
+  private ServerWebExchange authenticated(ServerWebExchange exchange, Caller caller) {
+    String publicToken =
+        bearer(exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION));
+    String internal = internalTokens.issue(caller, identity.internalTokenTtl());
+    ServerWebExchange authenticated =
+        exchange
+            .mutate()
+            .request(
+                request ->
+                    request.headers(h -> h.set(HttpHeaders.AUTHORIZATION, "Bearer " + internal)))
+            .build();
+    authenticated.getAttributes().put(CallerWebFilter.CALLER_ATTRIBUTE, caller);
+    authenticated.getAttributes().put(PUBLIC_TOKEN_ATTRIBUTE, publicToken);
+    return authenticated;
   }
 
   private static String bearer(@Nullable String header) {

@@ -104,28 +104,30 @@ public class InboxReading {
                     .inboxAfter(teamId, member, after == null ? cursor : after, size + 1)
                     .map(InboxReading::item)
                     .collectList()
-                    .flatMap(
-                        entries -> {
-                          List<InboxPage.Item> candidates =
-                              entries.subList(0, Math.min(size, entries.size()));
-                          ResponseBudget.Fit<InboxPage.Item> fit =
-                              budget.fit(
-                                  candidates,
-                                  items ->
-                                      new InboxPage(teamId, member, items, Long.MAX_VALUE, true),
-                                  SHORTENER);
-                          boolean more = entries.size() > size || fit.cut();
-                          if (fit.records().isEmpty()) {
-                            return Mono.just(
-                                new InboxPage(teamId, member, List.of(), cursor, false));
-                          }
-                          long last = fit.records().get(fit.records().size() - 1).sequence();
-                          return markRead(grant, teamId, member, cursor, last)
-                              .map(
-                                  readCursor ->
-                                      new InboxPage(
-                                          teamId, member, fit.records(), readCursor, more));
-                        }));
+                    .flatMap(entries -> page(grant, teamId, member, cursor, entries, size)));
+  }
+
+  /** The page the entries fill within the budget; the messages it returns are marked read. */
+  private Mono<InboxPage> page(
+      Grant<Roster> grant,
+      UUID teamId,
+      String member,
+      long cursor,
+      List<InboxPage.Item> entries,
+      int size) {
+    List<InboxPage.Item> candidates = entries.subList(0, Math.min(size, entries.size()));
+    ResponseBudget.Fit<InboxPage.Item> fit =
+        budget.fit(
+            candidates,
+            items -> new InboxPage(teamId, member, items, Long.MAX_VALUE, true),
+            SHORTENER);
+    boolean more = entries.size() > size || fit.cut();
+    if (fit.records().isEmpty()) {
+      return Mono.just(new InboxPage(teamId, member, List.of(), cursor, false));
+    }
+    long last = fit.records().get(fit.records().size() - 1).sequence();
+    return markRead(grant, teamId, member, cursor, last)
+        .map(readCursor -> new InboxPage(teamId, member, fit.records(), readCursor, more));
   }
 
   private Mono<Long> markRead(
@@ -136,25 +138,29 @@ public class InboxReading {
             read ->
                 store
                     .advanceCursor(teamId, member, upTo)
-                    .flatMap(
-                        cursor ->
-                            read.isEmpty()
-                                ? Mono.just(cursor)
-                                : outbox
-                                    .append(
-                                        Topics.MAILBOX_EVENTS,
-                                        teamId.toString(),
-                                        grant.ownerId(),
-                                        cursor,
-                                        new MessageRead(
-                                            teamId.toString(),
-                                            member,
-                                            read.stream()
-                                                .map(copy -> copy.messageId().toString())
-                                                .toList(),
-                                            cursor,
-                                            clock.instant().toString()))
-                                    .thenReturn(cursor)));
+                    .flatMap(cursor -> announceRead(grant, teamId, member, read, cursor)));
+  }
+
+  /** {@code MessageRead} for the copies this read marked, if it marked any. */
+  private Mono<Long> announceRead(
+      Grant<Roster> grant,
+      UUID teamId,
+      String member,
+      List<DeliveryStore.ReadCopy> read,
+      long cursor) {
+    if (read.isEmpty()) {
+      return Mono.just(cursor);
+    }
+    MessageRead event =
+        new MessageRead(
+            teamId.toString(),
+            member,
+            read.stream().map(copy -> copy.messageId().toString()).toList(),
+            cursor,
+            clock.instant().toString());
+    return outbox
+        .append(Topics.MAILBOX_EVENTS, teamId.toString(), grant.ownerId(), cursor, event)
+        .thenReturn(cursor);
   }
 
   private static InboxPage.Item item(DeliveryStore.InboxEntry entry) {

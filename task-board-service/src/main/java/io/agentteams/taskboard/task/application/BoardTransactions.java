@@ -82,7 +82,7 @@ public class BoardTransactions {
           return transactions.transactional(
               ensure
                   .then(lock(access.teamId(), target))
-                  .flatMap(board -> change.apply(board, now).flatMap(r -> commit(access, board, r)))
+                  .flatMap(board -> decideAndCommit(access, board, now, change))
                   .flatMap(result -> after.apply(result).thenReturn(result)));
         });
   }
@@ -105,12 +105,17 @@ public class BoardTransactions {
                         : BoardProblems.taskNotFound(target)));
   }
 
-  /** Saves the changed board and writes its events. */
-  private <R> Mono<R> commit(BoardCaller access, Board board, R result) {
-    return store
-        .save(board)
-        .then(events.publish(access.teamId(), access.ownerId(), board.events()))
-        .thenReturn(result);
+  /** Decides on the locked board, then saves it with its events. */
+  private <R> Mono<R> decideAndCommit(
+      BoardCaller access, Board board, Instant now, BiFunction<Board, Instant, Mono<R>> change) {
+    return change
+        .apply(board, now)
+        .flatMap(
+            result ->
+                store
+                    .save(board)
+                    .then(events.publish(access.teamId(), access.ownerId(), board.events()))
+                    .thenReturn(result));
   }
 
   /** Like {@link #change} for a decision that needs nothing but the board. */

@@ -168,25 +168,27 @@ public class TaskCommands {
   public Mono<TaskOutcome> claim(Caller caller, UUID teamId, TaskId id, long expectedRevision) {
     return timed(
         "claim",
-        BoardCaller.resolve(access, caller, teamId)
-            .flatMap(
-                a -> {
-                  Instant now = boards.now();
-                  UnaryOperator<Task> claim = task -> task.claim(a.actor(), expectedRevision, now);
-                  if (!(a.actor() instanceof Actor.Member member)) {
-                    return refusal(teamId, id, expectedRevision, claim);
-                  }
-                  return batcher
-                      .claim(
-                          teamId,
-                          a.ownerId(),
-                          new TaskStore.ClaimAttempt(id, member.name(), expectedRevision))
-                      .flatMap(
-                          claimed ->
-                              overlaps(teamId, claimed)
-                                  .map(warnings -> new TaskOutcome(claimed, warnings, List.of())))
-                      .switchIfEmpty(refusal(teamId, id, expectedRevision, claim));
-                }));
+        BoardCaller.resolve(access, caller, teamId).flatMap(a -> claimAs(a, id, expectedRevision)));
+  }
+
+  /** A member's claim goes to the batcher; anyone else is refused by the aggregate's rule. */
+  private Mono<TaskOutcome> claimAs(BoardCaller a, TaskId id, long expectedRevision) {
+    Instant now = boards.now();
+    UnaryOperator<Task> claim = task -> task.claim(a.actor(), expectedRevision, now);
+    if (!(a.actor() instanceof Actor.Member member)) {
+      return refusal(a.teamId(), id, expectedRevision, claim);
+    }
+    return batcher
+        .claim(
+            a.teamId(),
+            a.ownerId(),
+            new TaskStore.ClaimAttempt(id, member.name(), expectedRevision))
+        .flatMap(claimed -> withOverlaps(a.teamId(), claimed))
+        .switchIfEmpty(refusal(a.teamId(), id, expectedRevision, claim));
+  }
+
+  private Mono<TaskOutcome> withOverlaps(UUID teamId, Task claimed) {
+    return overlaps(teamId, claimed).map(warnings -> new TaskOutcome(claimed, warnings, List.of()));
   }
 
   /**
@@ -205,23 +207,26 @@ public class TaskCommands {
     return timed(
         "heartbeat",
         BoardCaller.resolve(access, caller, teamId)
-            .flatMap(
-                a -> {
-                  Instant now = boards.now();
-                  UnaryOperator<Task> beat =
-                      task -> task.heartbeat(a.actor(), expectedRevision, progress, now);
-                  return read(teamId, id)
-                      .flatMap(
-                          task -> {
-                            Task beating = beat.apply(task);
-                            List<BoardEvent> happened =
-                                beating.progressDiffers(task)
-                                    ? List.of(new BoardEvent.Progressed(beating))
-                                    : List.of();
-                            return writeOne(
-                                a, task, beating, expectedRevision, beat, happened, List.of());
-                          });
-                }));
+            .flatMap(a -> heartbeatAs(a, id, expectedRevision, progress)));
+  }
+
+  /**
+   * The heartbeat written with a compare-and-set on the task, with an event when progress moved.
+   */
+  private Mono<TaskOutcome> heartbeatAs(
+      BoardCaller a, TaskId id, long expectedRevision, Task.@Nullable Progress progress) {
+    Instant now = boards.now();
+    UnaryOperator<Task> beat = task -> task.heartbeat(a.actor(), expectedRevision, progress, now);
+    return read(a.teamId(), id)
+        .flatMap(
+            task -> {
+              Task beating = beat.apply(task);
+              List<BoardEvent> happened =
+                  beating.progressDiffers(task)
+                      ? List.of(new BoardEvent.Progressed(beating))
+                      : List.of();
+              return writeOne(a, task, beating, expectedRevision, beat, happened, List.of());
+            });
   }
 
   /** Sets the team's claim time-out, or returns it to the default when {@code timeout} is null. */

@@ -136,25 +136,27 @@ public class TeamProvisioning {
   private Mono<Boolean> step(Claim claim, ConversationBinding binding) {
     return claims
         .renew(claim, properties.lease())
+        .flatMap(held -> held ? ensureAndRecord(claim, binding) : Mono.just(false));
+  }
+
+  /** Asks the runtime to ensure the member's conversation, and records what came of it. */
+  private Mono<Boolean> ensureAndRecord(Claim claim, ConversationBinding binding) {
+    return checkpoint
+        .reached(Step.CLAIMED, binding)
+        .then(ensure(binding))
         .flatMap(
-            held ->
-                !held
-                    ? Mono.just(false)
-                    : checkpoint
-                        .reached(Step.CLAIMED, binding)
-                        .then(ensure(binding))
-                        .flatMap(
-                            attempt ->
-                                attempt.outcome() != null
-                                    ? checkpoint
-                                        .reached(Step.ENSURED, binding)
-                                        .then(recordEnsured(claim, binding, attempt.outcome()))
-                                        .flatMap(
-                                            going ->
-                                                checkpoint
-                                                    .reached(Step.RECORDED, binding)
-                                                    .thenReturn(going))
-                                    : recordFailure(claim, binding, attempt.error())));
+            attempt ->
+                attempt.outcome() != null
+                    ? recordEnsuredStep(claim, binding, attempt.outcome())
+                    : recordFailure(claim, binding, attempt.error()));
+  }
+
+  private Mono<Boolean> recordEnsuredStep(
+      Claim claim, ConversationBinding binding, ConversationOutcome outcome) {
+    return checkpoint
+        .reached(Step.ENSURED, binding)
+        .then(recordEnsured(claim, binding, outcome))
+        .flatMap(going -> checkpoint.reached(Step.RECORDED, binding).thenReturn(going));
   }
 
   private record Attempt(@Nullable ConversationOutcome outcome, @Nullable Throwable error) {}
@@ -192,26 +194,30 @@ public class TeamProvisioning {
     Mono<Boolean> record =
         teams
             .lockFenced(claim.teamId(), claim.fence())
-            .flatMap(
-                team ->
-                    claims
-                        .recordAttempt(team.id(), binding.member().value(), reason)
-                        .flatMap(
-                            attempts -> {
-                              if (permanent || attempts >= properties.maxAttempts()) {
-                                team.memberFailed(binding.member(), reason);
-                                return persist(team);
-                              }
-                              log.info(
-                                  "team {} member {}: attempt {} failed, retrying: {}",
-                                  team.id(),
-                                  binding.member(),
-                                  attempts,
-                                  reason);
-                              return claims.retryAfter(claim, properties.backoff(attempts));
-                            }))
+            .flatMap(team -> countFailure(claim, team, binding, reason, permanent))
             .thenReturn(false);
     return transactions.transactional(record);
+  }
+
+  /** Counts the failed attempt: the member fails for good at the last one, else retries later. */
+  private Mono<Void> countFailure(
+      Claim claim, Team team, ConversationBinding binding, String reason, boolean permanent) {
+    return claims
+        .recordAttempt(team.id(), binding.member().value(), reason)
+        .flatMap(
+            attempts -> {
+              if (permanent || attempts >= properties.maxAttempts()) {
+                team.memberFailed(binding.member(), reason);
+                return persist(team);
+              }
+              log.info(
+                  "team {} member {}: attempt {} failed, retrying: {}",
+                  team.id(),
+                  binding.member(),
+                  attempts,
+                  reason);
+              return claims.retryAfter(claim, properties.backoff(attempts));
+            });
   }
 
   private Mono<Void> persist(Team team) {
