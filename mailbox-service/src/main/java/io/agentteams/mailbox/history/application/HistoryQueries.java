@@ -6,6 +6,7 @@ import io.agentteams.mailbox.history.persistence.HistoryStore;
 import io.agentteams.mailbox.message.persistence.MessageStore;
 import io.agentteams.mailbox.paging.application.CursorPaging;
 import io.agentteams.mailbox.paging.application.ResponseBudget;
+import io.agentteams.mailbox.paging.application.SearchRequest;
 import io.agentteams.mailbox.paging.domain.PageCursor;
 import io.agentteams.mailbox.paging.domain.SearchFilters;
 import io.agentteams.platform.bounds.TextBound;
@@ -58,35 +59,15 @@ public class HistoryQueries {
     this.history = history;
     this.messages = messages;
     this.budget = new ResponseBudget(json, properties.responseMaxBytes());
-    this.paging = new CursorPaging<>(budget, properties.pageSize(), SHORTENER);
+    this.paging =
+        new CursorPaging<>(
+            budget, properties.pageSize(), properties.queryBound(), access, SHORTENER);
     this.properties = properties;
   }
 
-  /** Filters for a history read, with the query checked against its bound. */
-  public SearchFilters filters(
-      @Nullable String memberId, @Nullable String jobId, @Nullable String query) {
-    return SearchFilters.of(memberId, jobId, query, properties.queryBound());
-  }
-
-  /**
-   * One page of the shared record.
-   *
-   * @param limit records per page, 1 to the maximum (default 8)
-   * @param cursor the previous page's {@code next_cursor}, issued for the same filters
-   */
-  public Mono<HistoryPage> page(
-      Caller caller,
-      UUID teamId,
-      SearchFilters filters,
-      @Nullable Integer limit,
-      @Nullable String cursor) {
-    return paging.page(
-        "history:" + teamId,
-        filters,
-        limit,
-        cursor,
-        access.check(caller, teamId, MailboxPolicies.READERS),
-        new Search(teamId, filters));
+  /** One page of the shared record. */
+  public Mono<HistoryPage> page(Caller caller, UUID teamId, SearchRequest request) {
+    return paging.page(caller, teamId, "history", request, filters -> search(teamId, filters));
   }
 
   /** The newest messages for the team context, newest first, within the response budget. */
@@ -106,50 +87,44 @@ public class HistoryQueries {
   }
 
   /** The shared record of one team, newest first, as the filters select it. */
-  private final class Search implements CursorPaging.Search<HistoryRecord, Anchor, HistoryPage> {
-
-    private final UUID teamId;
-    private final SearchFilters filters;
-
-    Search(UUID teamId, SearchFilters filters) {
-      this.teamId = teamId;
-      this.filters = filters;
-    }
-
-    @Override
-    public Anchor anchor(PageCursor cursor) {
-      List<String> parts = cursor.anchorParts();
-      try {
-        return new Anchor(Long.parseLong(parts.get(0)), UUID.fromString(parts.get(1)));
-      } catch (IllegalArgumentException e) {
-        throw PageCursor.invalid();
+  private CursorPaging.Search<HistoryRecord, Anchor, HistoryPage> search(
+      UUID teamId, SearchFilters filters) {
+    return new CursorPaging.Search<>() {
+      @Override
+      public Anchor anchor(PageCursor cursor) {
+        List<String> parts = cursor.anchorParts();
+        try {
+          return new Anchor(Long.parseLong(parts.get(0)), UUID.fromString(parts.get(1)));
+        } catch (IllegalArgumentException e) {
+          throw PageCursor.invalid();
+        }
       }
-    }
 
-    @Override
-    public String anchorOf(HistoryRecord record) {
-      return record.sequence() + ":" + record.messageId();
-    }
+      @Override
+      public String anchorOf(HistoryRecord record) {
+        return record.sequence() + ":" + record.messageId();
+      }
 
-    @Override
-    public Mono<Boolean> holds(Anchor anchor) {
-      return history.retains(
-          teamId, properties.historySize(), anchor.sequence(), anchor.messageId());
-    }
+      @Override
+      public Mono<Boolean> holds(Anchor anchor) {
+        return history.retains(
+            teamId, properties.historySize(), anchor.sequence(), anchor.messageId());
+      }
 
-    @Override
-    public Flux<HistoryRecord> after(@Nullable Anchor anchor, int limit) {
-      long before = anchor == null ? Long.MAX_VALUE : anchor.sequence();
-      return history
-          .page(teamId, properties.historySize(), before, filters, limit)
-          .map(recorded -> HistoryRecord.of(recorded, properties.textMaxBytes()));
-    }
+      @Override
+      public Flux<HistoryRecord> after(@Nullable Anchor anchor, int limit) {
+        long before = anchor == null ? Long.MAX_VALUE : anchor.sequence();
+        return history
+            .page(teamId, properties.historySize(), before, filters, limit)
+            .map(recorded -> HistoryRecord.of(recorded, properties.textMaxBytes()));
+      }
 
-    @Override
-    public HistoryPage page(
-        List<HistoryRecord> records, @Nullable String nextCursor, boolean cursorExpired) {
-      return new HistoryPage(teamId, records, nextCursor, cursorExpired);
-    }
+      @Override
+      public HistoryPage page(
+          List<HistoryRecord> records, @Nullable String nextCursor, boolean cursorExpired) {
+        return new HistoryPage(teamId, records, nextCursor, cursorExpired);
+      }
+    };
   }
 
   /** Where a page of the record ends: the last message's sequence and id. */

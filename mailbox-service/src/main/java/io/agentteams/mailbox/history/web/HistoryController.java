@@ -3,6 +3,7 @@ package io.agentteams.mailbox.history.web;
 import io.agentteams.mailbox.history.application.HistoryPage;
 import io.agentteams.mailbox.history.application.HistoryQueries;
 import io.agentteams.mailbox.history.application.RecentMessages;
+import io.agentteams.mailbox.paging.application.SearchRequest;
 import io.agentteams.platform.identity.Caller;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -35,8 +36,7 @@ public class HistoryController {
       @RequestParam(required = false) @Nullable String query,
       @RequestParam(required = false) @Nullable Integer limit,
       @RequestParam(required = false) @Nullable String cursor) {
-    return Mono.defer(
-        () -> history.page(caller, teamId, history.filters(memberId, jobId, query), limit, cursor));
+    return history.page(caller, teamId, new SearchRequest(memberId, jobId, query, limit, cursor));
   }
 
   @GetMapping("/api/internal/v1/teams/{teamId}/recent-messages")

@@ -1,20 +1,27 @@
 package io.agentteams.mailbox.paging.application;
 
+import io.agentteams.mailbox.access.MailboxPolicies;
 import io.agentteams.mailbox.paging.domain.PageCursor;
 import io.agentteams.mailbox.paging.domain.PageSize;
 import io.agentteams.mailbox.paging.domain.SearchFilters;
+import io.agentteams.platform.bounds.TextBound;
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.roster.RosterAccess;
 import java.util.List;
+import java.util.UUID;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Pages a team's records newest first by cursor, for every kind of record the mailbox searches.
- * Filters apply before paging. A cursor is anchored to the last record a page returned and bound to
- * the filters it was issued for, so records added meanwhile never shift the next page; a cursor
- * whose anchor is no longer kept answers an empty page that says so. A page reads one record more
- * than it returns to know whether more follow, and stays within the response budget (whole records,
- * except that a first record too large on its own is shortened).
+ * Pages a team's records newest first by cursor, for every kind of record the mailbox searches (the
+ * shared record and the results), to the team's owner, its members and other services. Filters
+ * apply before paging. A cursor is anchored to the last record a page returned and bound to the
+ * filters it was issued for, so records added meanwhile never shift the next page; a cursor whose
+ * anchor is no longer kept answers an empty page that says so. A page reads one record more than it
+ * returns to know whether more follow, and stays within the response budget (whole records, except
+ * that a first record too large on its own is shortened).
  *
  * @param <R> the records
  */
@@ -47,47 +54,62 @@ public final class CursorPaging<R> {
 
   private final ResponseBudget budget;
   private final PageSize sizes;
+  private final TextBound queryBound;
+  private final RosterAccess access;
   private final ResponseBudget.Shortener<R> shortener;
 
   /**
    * @param budget the response's byte budget
    * @param sizes how many records a page may hold
+   * @param queryBound how long a query may be
+   * @param access who may read the team's records
    * @param shortener how a record too large on its own is shortened
    */
   public CursorPaging(
-      ResponseBudget budget, PageSize sizes, ResponseBudget.Shortener<R> shortener) {
+      ResponseBudget budget,
+      PageSize sizes,
+      TextBound queryBound,
+      RosterAccess access,
+      ResponseBudget.Shortener<R> shortener) {
     this.budget = budget;
     this.sizes = sizes;
+    this.queryBound = queryBound;
+    this.access = access;
     this.shortener = shortener;
   }
 
   /**
-   * One page of the search, once {@code access} completes.
+   * One page of a search of the team's records, for a reader of its mailbox. The request is checked
+   * first (filters, page size, cursor), then the caller's access.
    *
-   * @param scope what the cursor is bound to besides the filters, e.g. {@code history:<team>}
-   * @param limit records per page, 1 to the maximum (the default without one)
-   * @param cursor the previous page's {@code next_cursor}, issued for the same filters
-   * @param access the caller's access to the records; checked after the request itself
+   * @param kind what is searched, e.g. {@code history}; a cursor is bound to it and to the team
+   * @param search the search with the request's filters
    */
   public <A, P> Mono<P> page(
-      String scope,
-      SearchFilters filters,
-      @Nullable Integer limit,
-      @Nullable String cursor,
-      Mono<?> access,
-      Search<R, A, P> search) {
+      Caller caller,
+      UUID teamId,
+      String kind,
+      SearchRequest request,
+      Function<SearchFilters, Search<R, A, P>> search) {
     return Mono.defer(
         () -> {
-          int size = sizes.resolve(limit);
-          String fingerprint = filters.fingerprint(scope);
-          A anchor = cursor == null ? null : search.anchor(PageCursor.decode(cursor, fingerprint));
+          SearchFilters filters =
+              SearchFilters.of(request.memberId(), request.jobId(), request.query(), queryBound);
+          int size = sizes.resolve(request.limit());
+          String fingerprint = filters.fingerprint(kind + ":" + teamId);
+          Search<R, A, P> searching = search.apply(filters);
+          A anchor =
+              request.cursor() == null
+                  ? null
+                  : searching.anchor(PageCursor.decode(request.cursor(), fingerprint));
           return access
-              .then(anchor == null ? Mono.just(true) : search.holds(anchor))
+              .check(caller, teamId, MailboxPolicies.READERS)
+              .then(anchor == null ? Mono.just(true) : searching.holds(anchor))
               .flatMap(
                   held ->
                       held
-                          ? read(search, anchor, size, fingerprint)
-                          : Mono.just(search.page(List.of(), null, true)));
+                          ? read(searching, anchor, size, fingerprint)
+                          : Mono.just(searching.page(List.of(), null, true)));
         });
   }
 

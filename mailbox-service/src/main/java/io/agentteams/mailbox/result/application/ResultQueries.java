@@ -4,6 +4,7 @@ import io.agentteams.mailbox.MailboxProperties;
 import io.agentteams.mailbox.access.MailboxPolicies;
 import io.agentteams.mailbox.paging.application.CursorPaging;
 import io.agentteams.mailbox.paging.application.ResponseBudget;
+import io.agentteams.mailbox.paging.application.SearchRequest;
 import io.agentteams.mailbox.paging.domain.PageCursor;
 import io.agentteams.mailbox.paging.domain.SearchFilters;
 import io.agentteams.mailbox.result.domain.ResultProblems;
@@ -76,30 +77,15 @@ public class ResultQueries {
     this.access = access;
     this.results = results;
     this.budget = new ResponseBudget(json, properties.responseMaxBytes());
-    this.paging = new CursorPaging<>(budget, properties.pageSize(), SUMMARY_SHORTENER);
+    this.paging =
+        new CursorPaging<>(
+            budget, properties.pageSize(), properties.queryBound(), access, SUMMARY_SHORTENER);
     this.properties = properties;
   }
 
-  /** Filters for a result search, with the query checked against its bound. */
-  public SearchFilters filters(
-      @Nullable String memberId, @Nullable String jobId, @Nullable String query) {
-    return SearchFilters.of(memberId, jobId, query, properties.queryBound());
-  }
-
   /** One page of result summaries. */
-  public Mono<ResultViews.Page> search(
-      Caller caller,
-      UUID teamId,
-      SearchFilters filters,
-      @Nullable Integer limit,
-      @Nullable String cursor) {
-    return paging.page(
-        "results:" + teamId,
-        filters,
-        limit,
-        cursor,
-        access.check(caller, teamId, MailboxPolicies.READERS),
-        new Search(teamId, filters));
+  public Mono<ResultViews.Page> search(Caller caller, UUID teamId, SearchRequest request) {
+    return paging.page(caller, teamId, "results", request, filters -> search(teamId, filters));
   }
 
   /** One result in full; 404 when the team has no record of the job. */
@@ -118,52 +104,47 @@ public class ResultQueries {
   }
 
   /** A team's result records, newest request first, as the filters select them. */
-  private final class Search
-      implements CursorPaging.Search<ResultViews.Summary, ResultStore.Position, ResultViews.Page> {
-
-    private final UUID teamId;
-    private final SearchFilters filters;
-
-    Search(UUID teamId, SearchFilters filters) {
-      this.teamId = teamId;
-      this.filters = filters;
-    }
-
-    @Override
-    public ResultStore.Position anchor(PageCursor cursor) {
-      List<String> parts = cursor.anchorParts();
-      try {
-        Instant createdAt = Instant.EPOCH.plus(Long.parseLong(parts.get(0)), ChronoUnit.MICROS);
-        return new ResultStore.Position(createdAt, parts.get(1));
-      } catch (IllegalArgumentException | ArithmeticException e) {
-        throw PageCursor.invalid();
+  private CursorPaging.Search<ResultViews.Summary, ResultStore.Position, ResultViews.Page> search(
+      UUID teamId, SearchFilters filters) {
+    return new CursorPaging.Search<>() {
+      @Override
+      public ResultStore.Position anchor(PageCursor cursor) {
+        List<String> parts = cursor.anchorParts();
+        try {
+          Instant createdAt = Instant.EPOCH.plus(Long.parseLong(parts.get(0)), ChronoUnit.MICROS);
+          return new ResultStore.Position(createdAt, parts.get(1));
+        } catch (IllegalArgumentException | ArithmeticException e) {
+          throw PageCursor.invalid();
+        }
       }
-    }
 
-    @Override
-    public String anchorOf(ResultViews.Summary summary) {
-      return ChronoUnit.MICROS.between(Instant.EPOCH, summary.createdAt()) + ":" + summary.jobId();
-    }
+      @Override
+      public String anchorOf(ResultViews.Summary summary) {
+        return ChronoUnit.MICROS.between(Instant.EPOCH, summary.createdAt())
+            + ":"
+            + summary.jobId();
+      }
 
-    @Override
-    public Mono<Boolean> holds(ResultStore.Position anchor) {
-      return results
-          .find(teamId, anchor.jobId())
-          .map(record -> record.createdAt().equals(anchor.createdAt()))
-          .defaultIfEmpty(false);
-    }
+      @Override
+      public Mono<Boolean> holds(ResultStore.Position anchor) {
+        return results
+            .find(teamId, anchor.jobId())
+            .map(record -> record.createdAt().equals(anchor.createdAt()))
+            .defaultIfEmpty(false);
+      }
 
-    @Override
-    public Flux<ResultViews.Summary> after(ResultStore.@Nullable Position anchor, int limit) {
-      return results
-          .page(teamId, filters, anchor, limit)
-          .map(record -> ResultViews.Summary.of(record, properties.excerptMaxBytes()));
-    }
+      @Override
+      public Flux<ResultViews.Summary> after(ResultStore.@Nullable Position anchor, int limit) {
+        return results
+            .page(teamId, filters, anchor, limit)
+            .map(record -> ResultViews.Summary.of(record, properties.excerptMaxBytes()));
+      }
 
-    @Override
-    public ResultViews.Page page(
-        List<ResultViews.Summary> summaries, @Nullable String nextCursor, boolean expired) {
-      return new ResultViews.Page(teamId, summaries, nextCursor, expired);
-    }
+      @Override
+      public ResultViews.Page page(
+          List<ResultViews.Summary> summaries, @Nullable String nextCursor, boolean expired) {
+        return new ResultViews.Page(teamId, summaries, nextCursor, expired);
+      }
+    };
   }
 }

@@ -1,5 +1,6 @@
 package io.agentteams.mailbox.result.web;
 
+import io.agentteams.mailbox.paging.application.SearchRequest;
 import io.agentteams.mailbox.result.application.ResultQueries;
 import io.agentteams.mailbox.result.application.ResultViews;
 import io.agentteams.platform.identity.Caller;
@@ -33,9 +34,7 @@ public class ResultController {
       @RequestParam(required = false) @Nullable String query,
       @RequestParam(required = false) @Nullable Integer limit,
       @RequestParam(required = false) @Nullable String cursor) {
-    return Mono.defer(
-        () ->
-            results.search(caller, teamId, results.filters(memberId, jobId, query), limit, cursor));
+    return results.search(caller, teamId, new SearchRequest(memberId, jobId, query, limit, cursor));
   }
 
   @GetMapping("/api/v1/teams/{teamId}/results/{jobId}")
