@@ -2,7 +2,7 @@ package io.agentteams.gateway.identity;
 
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.PublicTokens;
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.web.WebProblems;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -34,7 +34,7 @@ public class DevTokenController {
   public TokenResponse issue(@RequestBody DevTokenRequest request) {
     String owner = request.ownerId();
     if (owner == null || !OWNER.matcher(owner).matches()) {
-      throw ProblemException.invalid(
+      throw WebProblems.invalid(
           "invalid-owner-id", "owner_id must be 1-64 characters of A-Z a-z 0-9 . _ @ -");
     }
     return new TokenResponse(

@@ -2,7 +2,7 @@ package io.agentteams.gateway.identity;
 
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.PublicTokens;
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.web.WebProblems;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.stream.StreamSupport;
@@ -53,7 +53,7 @@ public class TokenController {
                   StreamSupport.stream(team.path("members").spliterator(), false)
                       .anyMatch(m -> member.equals(m.path("name").asString()));
               if (!known) {
-                throw ProblemException.notFound("member", member);
+                throw WebProblems.notFound("member", member);
               }
               return issue(
                   new Caller.Member(owner.ownerId(), teamId, member, null),

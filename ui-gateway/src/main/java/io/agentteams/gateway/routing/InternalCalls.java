@@ -4,6 +4,7 @@ import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.identity.IdentityProperties;
 import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.web.WebProblems;
 import java.net.URI;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
@@ -50,7 +51,7 @@ public class InternalCalls {
                 return response.bodyToMono(JsonNode.class);
               }
               if (response.statusCode().value() == HttpStatus.NOT_FOUND.value()) {
-                return response.releaseBody().then(Mono.error(ProblemException.notFound(what, id)));
+                return response.releaseBody().then(Mono.error(WebProblems.notFound(what, id)));
               }
               return response
                   .releaseBody()

@@ -8,6 +8,7 @@ import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.web.Fails;
 import io.agentteams.platform.web.StreamDrain;
+import io.agentteams.platform.web.WebProblems;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
@@ -112,7 +113,7 @@ public class MemberEventsController {
       @RequestParam(name = "timeout_ms", defaultValue = "30000") long timeoutMillis) {
     if (timeoutMillis < 0 || timeoutMillis > MAX_WAIT.toMillis()) {
       return Mono.error(
-          ProblemException.invalid(
+          WebProblems.invalid(
               "invalid-timeout", "timeout_ms must be between 0 and " + MAX_WAIT.toMillis()));
     }
     return access

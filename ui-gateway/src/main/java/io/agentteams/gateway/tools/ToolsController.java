@@ -3,6 +3,7 @@ package io.agentteams.gateway.tools;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.web.Fails;
+import io.agentteams.platform.web.WebProblems;
 import java.util.List;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -32,6 +33,6 @@ public class ToolsController {
   @Fails(ProblemException.Kind.NOT_FOUND)
   public Mono<ToolCatalog.Tool> tool(Caller caller, @PathVariable String name) {
     return Mono.justOrEmpty(catalog.find(name))
-        .switchIfEmpty(Mono.error(ProblemException.notFound("tool", name)));
+        .switchIfEmpty(Mono.error(WebProblems.notFound("tool", name)));
   }
 }

@@ -49,35 +49,38 @@ public final class AccessPolicy {
   private static final MemberRefusal MEMBER_NOT_FOUND =
       (member, teamId) -> TeamAccess.notFound(teamId);
 
-  private final Set<CallerKind> admitted;
-  private final boolean tokenFirst;
-  private final CallerRefusal otherCallers;
-  private final MemberRefusal foreignTokens;
-  private final MemberRefusal nonMembers;
-  private final MemberRefusal otherMembers;
-  private final Set<TeamStatus> gone;
-  private final Set<TeamStatus> active;
-  private final StatusRefusal inactive;
-
-  private AccessPolicy(
-      Set<CallerKind> admitted,
-      boolean tokenFirst,
+  /** How insiders are refused, by what is wrong with them. */
+  private record Refusals(
       CallerRefusal otherCallers,
       MemberRefusal foreignTokens,
       MemberRefusal nonMembers,
-      MemberRefusal otherMembers,
-      Set<TeamStatus> gone,
-      Set<TeamStatus> active,
-      StatusRefusal inactive) {
+      MemberRefusal otherMembers) {}
+
+  /**
+   * What a team's status decides.
+   *
+   * @param gone the statuses in which a team is answered as not found
+   * @param active the statuses that allow the operation
+   * @param inactive the refusal in the others
+   */
+  private record Statuses(Set<TeamStatus> gone, Set<TeamStatus> active, StatusRefusal inactive) {
+    Statuses {
+      gone = Set.copyOf(gone);
+      active = Set.copyOf(active);
+    }
+  }
+
+  private final Set<CallerKind> admitted;
+  private final boolean tokenFirst;
+  private final Refusals refusals;
+  private final Statuses statuses;
+
+  private AccessPolicy(
+      Set<CallerKind> admitted, boolean tokenFirst, Refusals refusals, Statuses statuses) {
     this.admitted = Set.copyOf(admitted);
     this.tokenFirst = tokenFirst;
-    this.otherCallers = otherCallers;
-    this.foreignTokens = foreignTokens;
-    this.nonMembers = nonMembers;
-    this.otherMembers = otherMembers;
-    this.gone = Set.copyOf(gone);
-    this.active = Set.copyOf(active);
-    this.inactive = inactive;
+    this.refusals = refusals;
+    this.statuses = statuses;
   }
 
   /** A policy that admits these kinds of caller, with the defaults for everything else. */
@@ -85,69 +88,35 @@ public final class AccessPolicy {
     return new AccessPolicy(
         EnumSet.of(first, more),
         true,
-        NOT_FOUND,
-        MEMBER_NOT_FOUND,
-        MEMBER_NOT_FOUND,
-        MEMBER_NOT_FOUND,
-        EnumSet.of(TeamStatus.DELETED),
-        EnumSet.allOf(TeamStatus.class),
-        (teamId, status) -> TeamAccess.notFound(teamId));
+        new Refusals(NOT_FOUND, MEMBER_NOT_FOUND, MEMBER_NOT_FOUND, MEMBER_NOT_FOUND),
+        new Statuses(
+            EnumSet.of(TeamStatus.DELETED),
+            EnumSet.allOf(TeamStatus.class),
+            (teamId, status) -> TeamAccess.notFound(teamId)));
   }
 
   /** Refuses callers of a kind the operation does not admit with this failure. */
   public AccessPolicy refusingOtherCallers(CallerRefusal refusal) {
-    return new AccessPolicy(
-        admitted,
-        tokenFirst,
-        refusal,
-        foreignTokens,
-        nonMembers,
-        otherMembers,
-        gone,
-        active,
-        inactive);
+    Refusals r = refusals;
+    return with(new Refusals(refusal, r.foreignTokens(), r.nonMembers(), r.otherMembers()));
   }
 
   /** Refuses a member token for another team with this failure. */
   public AccessPolicy refusingForeignTokens(MemberRefusal refusal) {
-    return new AccessPolicy(
-        admitted,
-        tokenFirst,
-        otherCallers,
-        refusal,
-        nonMembers,
-        otherMembers,
-        gone,
-        active,
-        inactive);
+    Refusals r = refusals;
+    return with(new Refusals(r.otherCallers(), refusal, r.nonMembers(), r.otherMembers()));
   }
 
   /** Refuses a member token whose name is not on the team's roster with this failure. */
   public AccessPolicy refusingNonMembers(MemberRefusal refusal) {
-    return new AccessPolicy(
-        admitted,
-        tokenFirst,
-        otherCallers,
-        foreignTokens,
-        refusal,
-        otherMembers,
-        gone,
-        active,
-        inactive);
+    Refusals r = refusals;
+    return with(new Refusals(r.otherCallers(), r.foreignTokens(), refusal, r.otherMembers()));
   }
 
   /** Refuses a member token asking to act as another member with this failure. */
   public AccessPolicy refusingOtherMembers(MemberRefusal refusal) {
-    return new AccessPolicy(
-        admitted,
-        tokenFirst,
-        otherCallers,
-        foreignTokens,
-        nonMembers,
-        refusal,
-        gone,
-        active,
-        inactive);
+    Refusals r = refusals;
+    return with(new Refusals(r.otherCallers(), r.foreignTokens(), r.nonMembers(), refusal));
   }
 
   /**
@@ -157,44 +126,26 @@ public final class AccessPolicy {
    * either).
    */
   public AccessPolicy judgingTokensAfterOwnership() {
-    return new AccessPolicy(
-        admitted,
-        false,
-        otherCallers,
-        foreignTokens,
-        nonMembers,
-        otherMembers,
-        gone,
-        active,
-        inactive);
+    return new AccessPolicy(admitted, false, refusals, statuses);
   }
 
   /** Answers a deleted team like any other instead of as gone: its status decides. */
   public AccessPolicy keepingDeletedTeams() {
-    return new AccessPolicy(
-        admitted,
-        tokenFirst,
-        otherCallers,
-        foreignTokens,
-        nonMembers,
-        otherMembers,
-        EnumSet.noneOf(TeamStatus.class),
-        active,
-        inactive);
+    Set<TeamStatus> none = EnumSet.noneOf(TeamStatus.class);
+    return with(new Statuses(none, statuses.active(), statuses.inactive()));
   }
 
   /** Allows the operation only in these statuses and refuses it in the others with this failure. */
-  public AccessPolicy activeIn(Set<TeamStatus> statuses, StatusRefusal refusal) {
-    return new AccessPolicy(
-        admitted,
-        tokenFirst,
-        otherCallers,
-        foreignTokens,
-        nonMembers,
-        otherMembers,
-        gone,
-        statuses,
-        refusal);
+  public AccessPolicy activeIn(Set<TeamStatus> active, StatusRefusal refusal) {
+    return with(new Statuses(statuses.gone(), active, refusal));
+  }
+
+  private AccessPolicy with(Refusals changed) {
+    return new AccessPolicy(admitted, tokenFirst, changed, statuses);
+  }
+
+  private AccessPolicy with(Statuses changed) {
+    return new AccessPolicy(admitted, tokenFirst, refusals, changed);
   }
 
   boolean admits(CallerKind kind) {
@@ -206,30 +157,30 @@ public final class AccessPolicy {
   }
 
   CallerRefusal otherCallers() {
-    return otherCallers;
+    return refusals.otherCallers();
   }
 
   MemberRefusal foreignTokens() {
-    return foreignTokens;
+    return refusals.foreignTokens();
   }
 
   MemberRefusal nonMembers() {
-    return nonMembers;
+    return refusals.nonMembers();
   }
 
   MemberRefusal otherMembers() {
-    return otherMembers;
+    return refusals.otherMembers();
   }
 
   boolean gone(TeamStatus status) {
-    return gone.contains(status);
+    return statuses.gone().contains(status);
   }
 
   boolean active(TeamStatus status) {
-    return active.contains(status);
+    return statuses.active().contains(status);
   }
 
   StatusRefusal inactive() {
-    return inactive;
+    return statuses.inactive();
   }
 }

@@ -29,24 +29,15 @@ public class DomainFailure extends Refusal {
 
   private final Kind kind;
 
-  /**
-   * @param kind what kind of refusal
-   * @param code a stable kebab-case name, e.g. {@code too-few-members}
-   * @param detail a sentence for people
-   * @param parameters facts for programs, e.g. the limit and the actual value
-   */
+  public Kind kind() {
+    return kind;
+  }
+
+  /** A domain failure; its code, detail and parameters as {@link Refusal} describes them. */
   public DomainFailure(
       Kind kind, String code, String detail, Map<String, ? extends @Nullable Object> parameters) {
     super(code, detail, parameters);
     this.kind = kind;
-  }
-
-  public DomainFailure(Kind kind, String code, String detail) {
-    this(kind, code, detail, Map.of());
-  }
-
-  public Kind kind() {
-    return kind;
   }
 
   /**
@@ -62,7 +53,7 @@ public class DomainFailure extends Refusal {
 
   /** A request that is malformed or breaks a rule of the input, with no parameters. */
   public static DomainFailure invalid(String code, String detail) {
-    return new DomainFailure(Kind.INVALID, code, detail);
+    return new DomainFailure(Kind.INVALID, code, detail, Map.of());
   }
 
   /** A request that breaks a rule of the input. */
@@ -73,7 +64,7 @@ public class DomainFailure extends Refusal {
 
   /** A known caller that may not do this, with no parameters. */
   public static DomainFailure forbidden(String code, String detail) {
-    return new DomainFailure(Kind.FORBIDDEN, code, detail);
+    return new DomainFailure(Kind.FORBIDDEN, code, detail, Map.of());
   }
 
   /** A known caller that may not do this. */

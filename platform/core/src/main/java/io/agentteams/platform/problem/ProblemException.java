@@ -61,18 +61,4 @@ public class ProblemException extends Refusal {
   public Kind kind() {
     return kind;
   }
-
-  /** Something that does not exist, or that the caller may not know exists. */
-  public static ProblemException notFound(String what, Object id) {
-    return new ProblemException(
-        Kind.NOT_FOUND,
-        what + "-not-found",
-        what + " " + id + " does not exist",
-        Map.of("id", String.valueOf(id)));
-  }
-
-  /** A request that is malformed or breaks a rule of the input. */
-  public static ProblemException invalid(String code, String detail) {
-    return new ProblemException(Kind.INVALID, code, detail);
-  }
 }

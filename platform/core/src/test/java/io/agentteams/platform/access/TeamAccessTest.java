@@ -49,7 +49,7 @@ class TeamAccessTest {
   }
 
   private static DomainFailure failure(String code) {
-    return new DomainFailure(DomainFailure.Kind.FORBIDDEN, code, code);
+    return DomainFailure.forbidden(code, code);
   }
 
   private String refusal(Caller caller, Team team, AccessPolicy policy) {

@@ -1,7 +1,7 @@
 package io.agentteams.scheduler.dispatch.web;
 
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.web.WebProblems;
 import io.agentteams.scheduler.dispatch.application.LeasedDispatch;
 import io.agentteams.scheduler.dispatch.domain.WorkerReport;
 import io.agentteams.scheduler.job.domain.InputKind;
@@ -64,7 +64,7 @@ public class WorkerEventsController {
 
     WorkerReport toReport() {
       if (leaseToken == null || leaseToken.isBlank()) {
-        throw ProblemException.invalid("missing-lease-token", "a report needs its lease token");
+        throw WebProblems.invalid("missing-lease-token", "a report needs its lease token");
       }
       Usage used = usage == null ? Usage.NONE : usage.toUsage();
       return switch (type == null ? "" : type) {
@@ -78,7 +78,7 @@ public class WorkerEventsController {
             new WorkerReport.Failed(
                 leaseToken, error == null || error.isBlank() ? "failed" : error, used, runId);
         default ->
-            throw ProblemException.invalid(
+            throw WebProblems.invalid(
                 "unknown-event",
                 "type must be started, heartbeat, input_required, completed or failed");
       };
@@ -86,19 +86,19 @@ public class WorkerEventsController {
 
     private Question parsedQuestion() {
       if (question == null || question.kind() == null) {
-        throw ProblemException.invalid("missing-question", "input_required needs a question");
+        throw WebProblems.invalid("missing-question", "input_required needs a question");
       }
       return switch (question.kind()) {
         case "clarification" ->
             new Question(InputKind.CLARIFICATION, question.text() == null ? "" : question.text());
         case "interrupt" -> {
           if (question.payload() == null) {
-            throw ProblemException.invalid("missing-payload", "an interrupt needs a payload");
+            throw WebProblems.invalid("missing-payload", "an interrupt needs a payload");
           }
           yield new Question(InputKind.INTERRUPT, question.payload().toString());
         }
         default ->
-            throw ProblemException.invalid(
+            throw WebProblems.invalid(
                 "unknown-question-kind", "question kind must be clarification or interrupt");
       };
     }
@@ -114,7 +114,7 @@ public class WorkerEventsController {
       try {
         return new Usage(tokens == null ? 0 : tokens, costUnits == null ? 0 : costUnits);
       } catch (IllegalArgumentException e) {
-        throw ProblemException.invalid("invalid-usage", e.getMessage());
+        throw WebProblems.invalid("invalid-usage", e.getMessage());
       }
     }
   }

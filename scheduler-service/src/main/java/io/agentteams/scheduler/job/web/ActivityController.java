@@ -1,7 +1,7 @@
 package io.agentteams.scheduler.job.web;
 
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.web.WebProblems;
 import io.agentteams.scheduler.job.application.JobCommands;
 import java.util.List;
 import java.util.UUID;
@@ -45,7 +45,7 @@ public class ActivityController {
       @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) @Nullable String etag) {
     int size = limit == null ? DEFAULT_LIMIT : limit;
     if (size < 1 || size > MAX_LIMIT) {
-      return Mono.error(ProblemException.invalid("invalid-limit", "limit must be 1.." + MAX_LIMIT));
+      return Mono.error(WebProblems.invalid("invalid-limit", "limit must be 1.." + MAX_LIMIT));
     }
     return commands
         .activity(owner, teamId, before, size)

@@ -1,7 +1,7 @@
 package io.agentteams.taskboard.plan.web;
 
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.web.WebProblems;
 import io.agentteams.taskboard.plan.application.PlanCommands;
 import io.agentteams.taskboard.plan.domain.Plan;
 import io.agentteams.taskboard.plan.domain.PlanNormalizer;
@@ -38,12 +38,12 @@ public class PlanController {
   public Mono<ResponseEntity<ImportView>> importPlan(
       Caller caller, @PathVariable UUID teamId, @RequestBody ImportRequest request) {
     if (request.tasks() == null) {
-      throw ProblemException.invalid("missing-field", "tasks is required");
+      throw WebProblems.invalid("missing-field", "tasks is required");
     }
     List<PlanNormalizer.Item> items = new ArrayList<>();
     for (TaskRequest task : request.tasks()) {
       if (task == null) {
-        throw ProblemException.invalid("missing-field", "a plan task must not be null");
+        throw WebProblems.invalid("missing-field", "a plan task must not be null");
       }
       List<String> dependencies = new ArrayList<>();
       if (task.dependencies() != null) {
@@ -86,7 +86,7 @@ public class PlanController {
       @PathVariable UUID planId,
       @RequestBody ApproveRequest request) {
     if (request.expectedRevision() == null) {
-      throw ProblemException.invalid(
+      throw WebProblems.invalid(
           "missing-expected-revision", "expected_revision is required for every change");
     }
     return plans

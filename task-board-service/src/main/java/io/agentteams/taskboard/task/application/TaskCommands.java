@@ -94,30 +94,15 @@ public class TaskCommands {
   }
 
   public Mono<TaskOutcome> cancel(Caller caller, UUID teamId, TaskId id, long expectedRevision) {
-    return onBoard(
-        caller,
-        teamId,
-        id,
-        (a, board, now) ->
-            outcome(board, board.cancel(a.actor(), id, expectedRevision, now), List.of()));
+    return transition(caller, teamId, id, expectedRevision, Board::cancel);
   }
 
   public Mono<TaskOutcome> delete(Caller caller, UUID teamId, TaskId id, long expectedRevision) {
-    return onBoard(
-        caller,
-        teamId,
-        id,
-        (a, board, now) ->
-            outcome(board, board.delete(a.actor(), id, expectedRevision, now), List.of()));
+    return transition(caller, teamId, id, expectedRevision, Board::delete);
   }
 
   public Mono<TaskOutcome> release(Caller caller, UUID teamId, TaskId id, long expectedRevision) {
-    return onBoard(
-        caller,
-        teamId,
-        id,
-        (a, board, now) ->
-            outcome(board, board.release(a.actor(), id, expectedRevision, now), List.of()));
+    return transition(caller, teamId, id, expectedRevision, Board::release);
   }
 
   public Mono<TaskOutcome> reassign(
@@ -254,6 +239,23 @@ public class TaskCommands {
   @FunctionalInterface
   private interface BoardDecision {
     TaskOutcome decide(BoardCaller access, Board board, Instant now);
+  }
+
+  /** A transition of one task by an actor, with nothing to report but the task. */
+  @FunctionalInterface
+  private interface Transition {
+    Task apply(Board board, Actor actor, TaskId id, long expectedRevision, Instant now);
+  }
+
+  private Mono<TaskOutcome> transition(
+      Caller caller, UUID teamId, TaskId id, long expectedRevision, Transition transition) {
+    return onBoard(
+        caller,
+        teamId,
+        id,
+        (a, board, now) ->
+            outcome(
+                board, transition.apply(board, a.actor(), id, expectedRevision, now), List.of()));
   }
 
   private Mono<TaskOutcome> onBoard(Caller caller, UUID teamId, TaskId id, BoardDecision decision) {

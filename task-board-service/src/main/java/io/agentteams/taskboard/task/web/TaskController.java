@@ -1,7 +1,7 @@
 package io.agentteams.taskboard.task.web;
 
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.web.WebProblems;
 import io.agentteams.taskboard.task.application.TaskCommands;
 import io.agentteams.taskboard.task.application.TaskQueries;
 import io.agentteams.taskboard.task.domain.NewTask;
@@ -109,7 +109,7 @@ public class TaskController {
     long expected = TaskRequests.expected(request.expectedRevision());
     if (request.status() != null) {
       if (!TaskStatus.CANCELLED.wire().equals(request.status())) {
-        throw ProblemException.invalid(
+        throw WebProblems.invalid(
             "invalid-status-change",
             "status can only be set to cancelled; other transitions have their own endpoints");
       }
@@ -117,7 +117,7 @@ public class TaskController {
           || request.description() != null
           || request.dependencies() != null
           || request.writeScopes() != null) {
-        throw ProblemException.invalid(
+        throw WebProblems.invalid(
             "cancel-with-edits", "cancel a task without editing it in the same request");
       }
       return commands.cancel(caller, teamId, id(taskId), expected).map(OutcomeView::of);
@@ -168,7 +168,7 @@ public class TaskController {
       @PathVariable long taskId,
       @RequestBody TaskRequests.Reassign request) {
     if (request.member() == null || request.member().isBlank()) {
-      throw ProblemException.invalid("missing-field", "member is required");
+      throw WebProblems.invalid("missing-field", "member is required");
     }
     return commands
         .reassign(
@@ -230,7 +230,7 @@ public class TaskController {
 
   private static TaskId id(long value) {
     if (value < 1 || value > TaskId.MAX) {
-      throw ProblemException.notFound("task", value);
+      throw WebProblems.notFound("task", value);
     }
     return TaskId.of(value);
   }
@@ -239,7 +239,7 @@ public class TaskController {
     try {
       return TaskStatus.fromWire(wire.strip());
     } catch (IllegalArgumentException e) {
-      throw ProblemException.invalid("unknown-status", "no task status is called '" + wire + "'");
+      throw WebProblems.invalid("unknown-status", "no task status is called '" + wire + "'");
     }
   }
 

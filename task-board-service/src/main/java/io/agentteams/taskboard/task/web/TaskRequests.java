@@ -1,6 +1,6 @@
 package io.agentteams.taskboard.task.web;
 
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.web.WebProblems;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -12,7 +12,7 @@ public final class TaskRequests {
   /** The revision a change expects; every change must carry one. */
   static long expected(@Nullable Long expectedRevision) {
     if (expectedRevision == null) {
-      throw ProblemException.invalid(
+      throw WebProblems.invalid(
           "missing-expected-revision", "expected_revision is required for every change");
     }
     return expectedRevision;

@@ -102,6 +102,7 @@ public final class AgentProblems {
     return new DomainFailure(
         DomainFailure.Kind.UNAVAILABLE,
         "agent-catalog-unavailable",
-        "the agent catalog could not be read; try again");
+        "the agent catalog could not be read; try again",
+        Map.of());
   }
 }
