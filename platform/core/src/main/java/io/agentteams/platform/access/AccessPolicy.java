@@ -15,8 +15,8 @@ import java.util.UUID;
  * caller kind the operation does not serve, a team whose status does not allow it), so each service
  * keeps the answers its API has always given.
  *
- * <p>By default an operation admits the team's owner, its members and other services, answers every
- * refusal "not found", treats deleted teams as gone and allows every other status.
+ * <p>A policy starts from the kinds of caller it admits ({@link #admitting}); by default it answers
+ * every refusal "not found", treats deleted teams as gone and allows every other status.
  */
 public final class AccessPolicy {
 
