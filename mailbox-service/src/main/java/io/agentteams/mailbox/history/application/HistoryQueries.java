@@ -19,7 +19,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Pages through the shared record newest first. Filters apply before paging; a cursor is anchored
@@ -46,28 +45,28 @@ public class HistoryQueries {
   private final HistoryStore history;
   private final MessageStore messages;
   private final ResponseBudget budget;
-  private final CursorPaging<HistoryRecord> paging;
+  private final CursorPaging paging;
   private final MailboxProperties properties;
 
   public HistoryQueries(
       RosterAccess access,
       HistoryStore history,
       MessageStore messages,
-      JsonMapper json,
+      ResponseBudget budget,
+      CursorPaging paging,
       MailboxProperties properties) {
     this.access = access;
     this.history = history;
     this.messages = messages;
-    this.budget = new ResponseBudget(json, properties.responseMaxBytes());
-    this.paging =
-        new CursorPaging<>(
-            budget, properties.pageSize(), properties.queryBound(), access, SHORTENER);
+    this.budget = budget;
+    this.paging = paging;
     this.properties = properties;
   }
 
   /** One page of the shared record. */
   public Mono<HistoryPage> page(Caller caller, UUID teamId, SearchRequest request) {
-    return paging.page(caller, teamId, "history", request, filters -> search(teamId, filters));
+    return paging.page(
+        caller, teamId, "history", request, SHORTENER, filters -> search(teamId, filters));
   }
 
   /** The newest messages for the team context, newest first, within the response budget. */

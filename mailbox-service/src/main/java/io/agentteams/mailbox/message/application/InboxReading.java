@@ -22,7 +22,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A member reads what is new in its inbox since its last read: direct messages and broadcasts,
@@ -59,14 +58,14 @@ public class InboxReading {
       DeliveryStore store,
       Outbox outbox,
       TransactionalOperator transactions,
-      JsonMapper json,
+      ResponseBudget budget,
       MailboxProperties properties,
       Clock clock) {
     this.access = access;
     this.store = store;
     this.outbox = outbox;
     this.transactions = transactions;
-    this.budget = new ResponseBudget(json, properties.responseMaxBytes());
+    this.budget = budget;
     this.maxMessages = properties.inboxMaxMessages();
     this.clock = clock;
   }

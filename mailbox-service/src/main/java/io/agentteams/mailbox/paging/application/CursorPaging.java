@@ -1,5 +1,6 @@
 package io.agentteams.mailbox.paging.application;
 
+import io.agentteams.mailbox.MailboxProperties;
 import io.agentteams.mailbox.access.MailboxPolicies;
 import io.agentteams.mailbox.paging.domain.PageCursor;
 import io.agentteams.mailbox.paging.domain.PageSize;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
+import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -22,10 +24,9 @@ import reactor.core.publisher.Mono;
  * anchor is no longer kept answers an empty page that says so. A page reads one record more than it
  * returns to know whether more follow, and stays within the response budget (whole records, except
  * that a first record too large on its own is shortened).
- *
- * @param <R> the records
  */
-public final class CursorPaging<R> {
+@Component
+public class CursorPaging {
 
   /**
    * One search of one kind of record.
@@ -56,26 +57,12 @@ public final class CursorPaging<R> {
   private final PageSize sizes;
   private final TextBound queryBound;
   private final RosterAccess access;
-  private final ResponseBudget.Shortener<R> shortener;
 
-  /**
-   * @param budget the response's byte budget
-   * @param sizes how many records a page may hold
-   * @param queryBound how long a query may be
-   * @param access who may read the team's records
-   * @param shortener how a record too large on its own is shortened
-   */
-  public CursorPaging(
-      ResponseBudget budget,
-      PageSize sizes,
-      TextBound queryBound,
-      RosterAccess access,
-      ResponseBudget.Shortener<R> shortener) {
+  public CursorPaging(ResponseBudget budget, MailboxProperties properties, RosterAccess access) {
     this.budget = budget;
-    this.sizes = sizes;
-    this.queryBound = queryBound;
+    this.sizes = properties.pageSize();
+    this.queryBound = properties.queryBound();
     this.access = access;
-    this.shortener = shortener;
   }
 
   /**
@@ -83,13 +70,15 @@ public final class CursorPaging<R> {
    * first (filters, page size, cursor), then the caller's access.
    *
    * @param kind what is searched, e.g. {@code history}; a cursor is bound to it and to the team
+   * @param shortener how a record too large on its own is shortened
    * @param search the search with the request's filters
    */
-  public <A, P> Mono<P> page(
+  public <R, A, P> Mono<P> page(
       Caller caller,
       UUID teamId,
       String kind,
       SearchRequest request,
+      ResponseBudget.Shortener<R> shortener,
       Function<SearchFilters, Search<R, A, P>> search) {
     return Mono.defer(
         () -> {
@@ -108,13 +97,17 @@ public final class CursorPaging<R> {
               .flatMap(
                   held ->
                       held
-                          ? read(searching, anchor, size, fingerprint)
+                          ? read(searching, anchor, size, fingerprint, shortener)
                           : Mono.just(searching.page(List.of(), null, true)));
         });
   }
 
-  private <A, P> Mono<P> read(
-      Search<R, A, P> search, @Nullable A anchor, int size, String fingerprint) {
+  private <R, A, P> Mono<P> read(
+      Search<R, A, P> search,
+      @Nullable A anchor,
+      int size,
+      String fingerprint,
+      ResponseBudget.Shortener<R> shortener) {
     return search
         .after(anchor, size + 1)
         .collectList()

@@ -20,7 +20,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Searches result records newest request first and reads one. Cursors anchor to the last record a
@@ -69,23 +68,26 @@ public class ResultQueries {
   private final RosterAccess access;
   private final ResultStore results;
   private final ResponseBudget budget;
-  private final CursorPaging<ResultViews.Summary> paging;
+  private final CursorPaging paging;
   private final MailboxProperties properties;
 
   public ResultQueries(
-      RosterAccess access, ResultStore results, JsonMapper json, MailboxProperties properties) {
+      RosterAccess access,
+      ResultStore results,
+      ResponseBudget budget,
+      CursorPaging paging,
+      MailboxProperties properties) {
     this.access = access;
     this.results = results;
-    this.budget = new ResponseBudget(json, properties.responseMaxBytes());
-    this.paging =
-        new CursorPaging<>(
-            budget, properties.pageSize(), properties.queryBound(), access, SUMMARY_SHORTENER);
+    this.budget = budget;
+    this.paging = paging;
     this.properties = properties;
   }
 
   /** One page of result summaries. */
   public Mono<ResultViews.Page> search(Caller caller, UUID teamId, SearchRequest request) {
-    return paging.page(caller, teamId, "results", request, filters -> search(teamId, filters));
+    return paging.page(
+        caller, teamId, "results", request, SUMMARY_SHORTENER, filters -> search(teamId, filters));
   }
 
   /** One result in full; 404 when the team has no record of the job. */

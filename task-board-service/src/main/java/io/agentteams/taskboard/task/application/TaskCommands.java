@@ -68,17 +68,15 @@ public class TaskCommands {
   }
 
   public Mono<TaskOutcome> create(Caller caller, UUID teamId, NewTask draft) {
-    return BoardCaller.resolve(access, caller, teamId)
-        .flatMap(
-            a ->
-                boards.change(
-                    a,
-                    true,
-                    null,
-                    (board, now) -> {
-                      Task created = board.create(a.actor(), draft, a.members(), limits, now);
-                      return outcome(board, created, board.overlaps(created));
-                    }));
+    return onBoard(
+        caller,
+        teamId,
+        true,
+        null,
+        (a, board, now) -> {
+          Task created = board.create(a.actor(), draft, a.members(), limits, now);
+          return outcome(board, created, board.overlaps(created));
+        });
   }
 
   public Mono<TaskOutcome> update(
@@ -120,26 +118,12 @@ public class TaskCommands {
 
   public Mono<TaskOutcome> complete(
       Caller caller, UUID teamId, TaskId id, long expectedRevision, @Nullable String result) {
-    return onBoard(
-        caller,
-        teamId,
-        id,
-        (a, board, now) ->
-            outcome(
-                board,
-                board.complete(a.actor(), id, expectedRevision, result, limits, now),
-                List.of()));
+    return ending(caller, teamId, id, expectedRevision, result, Board::complete);
   }
 
   public Mono<TaskOutcome> fail(
       Caller caller, UUID teamId, TaskId id, long expectedRevision, @Nullable String error) {
-    return onBoard(
-        caller,
-        teamId,
-        id,
-        (a, board, now) ->
-            outcome(
-                board, board.fail(a.actor(), id, expectedRevision, error, limits, now), List.of()));
+    return ending(caller, teamId, id, expectedRevision, error, Board::fail);
   }
 
   /**
@@ -217,34 +201,59 @@ public class TaskCommands {
   /** Sets the team's claim time-out, or returns it to the default when {@code timeout} is null. */
   public Mono<TaskStore.BoardSettings> changeClaimTimeout(
       Caller caller, UUID teamId, long expectedRevision, @Nullable Duration timeout) {
-    return BoardCaller.resolve(access, caller, teamId)
-        .flatMap(
-            a ->
-                boards.change(
-                    a,
-                    true,
-                    null,
-                    (board, now) -> {
-                      board.changeClaimTimeout(a.actor(), expectedRevision, timeout, limits, now);
-                      return new TaskStore.BoardSettings(
-                          board.claimTimeout(),
-                          board.effectiveClaimTimeout(),
-                          board.settingsRevision());
-                    }));
+    return onBoard(
+        caller,
+        teamId,
+        true,
+        null,
+        (a, board, now) -> {
+          board.changeClaimTimeout(a.actor(), expectedRevision, timeout, limits, now);
+          return new TaskStore.BoardSettings(
+              board.claimTimeout(), board.effectiveClaimTimeout(), board.settingsRevision());
+        });
   }
 
   // ---- internals ----
 
   /** A decision on the locked board by a resolved caller. */
   @FunctionalInterface
-  private interface BoardDecision {
-    TaskOutcome decide(BoardCaller access, Board board, Instant now);
+  private interface BoardDecision<R> {
+    R decide(BoardCaller access, Board board, Instant now);
   }
 
   /** A transition of one task by an actor, with nothing to report but the task. */
   @FunctionalInterface
   private interface Transition {
     Task apply(Board board, Actor actor, TaskId id, long expectedRevision, Instant now);
+  }
+
+  /** How a claimed task ends, with the claimant's words (its result, or why it failed). */
+  @FunctionalInterface
+  private interface Ending {
+    Task apply(
+        Board board,
+        Actor actor,
+        TaskId id,
+        long expectedRevision,
+        @Nullable String words,
+        TaskLimits limits,
+        Instant now);
+  }
+
+  private Mono<TaskOutcome> ending(
+      Caller caller,
+      UUID teamId,
+      TaskId id,
+      long expectedRevision,
+      @Nullable String words,
+      Ending ending) {
+    return transition(
+        caller,
+        teamId,
+        id,
+        expectedRevision,
+        (board, actor, task, revision, now) ->
+            ending.apply(board, actor, task, revision, words, limits, now));
   }
 
   private Mono<TaskOutcome> transition(
@@ -258,9 +267,28 @@ public class TaskCommands {
                 board, transition.apply(board, a.actor(), id, expectedRevision, now), List.of()));
   }
 
-  private Mono<TaskOutcome> onBoard(Caller caller, UUID teamId, TaskId id, BoardDecision decision) {
+  /** A decision on the team's locked board about one of its tasks. */
+  private <R> Mono<R> onBoard(Caller caller, UUID teamId, TaskId id, BoardDecision<R> decision) {
+    return onBoard(caller, teamId, false, id, decision);
+  }
+
+  /**
+   * A decision on the team's locked board, by the caller resolved against the team's roster.
+   *
+   * @param createBoard whether a team without a board gets one (otherwise: not found)
+   * @param target a task the decision addresses, loaded even if it is a tombstone
+   */
+  private <R> Mono<R> onBoard(
+      Caller caller,
+      UUID teamId,
+      boolean createBoard,
+      @Nullable TaskId target,
+      BoardDecision<R> decision) {
     return BoardCaller.resolve(access, caller, teamId)
-        .flatMap(a -> boards.change(a, false, id, (board, now) -> decision.decide(a, board, now)));
+        .flatMap(
+            a ->
+                boards.change(
+                    a, createBoard, target, (board, now) -> decision.decide(a, board, now)));
   }
 
   private static TaskOutcome outcome(Board board, Task task, List<WriteScopes.Overlap> warnings) {
