@@ -7,11 +7,14 @@ import io.agentteams.platform.health.KafkaHealthIndicator;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.identity.IdentityProperties;
 import io.agentteams.platform.identity.PublicTokens;
+import io.agentteams.platform.loop.LoopProperties;
+import io.agentteams.platform.loop.PeriodicLoops;
 import io.agentteams.platform.tracing.EventTracing;
 import io.agentteams.platform.web.CallerArgumentResolver;
 import io.agentteams.platform.web.CallerWebFilter;
 import io.agentteams.platform.web.ProblemDetailsAdvice;
 import io.agentteams.platform.web.StreamDrain;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
@@ -35,10 +38,14 @@ import org.springframework.web.reactive.result.method.annotation.ArgumentResolve
 
 /**
  * What every service and the gateway share: the event codec, the event topics, Kafka health, caller
- * identity, team access, Problem Details and tracing across Kafka.
+ * identity, team access, Problem Details, tracing across Kafka and the builder of periodic loops.
  */
 @AutoConfiguration(after = KafkaAutoConfiguration.class)
-@EnableConfigurationProperties({IdentityProperties.class, PlatformKafkaProperties.class})
+@EnableConfigurationProperties({
+  IdentityProperties.class,
+  PlatformKafkaProperties.class,
+  LoopProperties.class
+})
 public class PlatformAutoConfiguration {
 
   @Bean
@@ -51,6 +58,13 @@ public class PlatformAutoConfiguration {
   @ConditionalOnMissingBean
   EventCodec eventCodec(@Value("${spring.application.name}") String application, Clock clock) {
     return new EventCodec(application, clock);
+  }
+
+  /** Builds the services' periodic loops (sweepers, reconcilers, housekeeping). */
+  @Bean
+  @ConditionalOnMissingBean
+  PeriodicLoops periodicLoops(LoopProperties loops, MeterRegistry meters) {
+    return new PeriodicLoops(loops, meters);
   }
 
   @Bean(name = "kafkaHealthIndicator")
