@@ -7,6 +7,10 @@ import io.agentteams.platform.consumer.EventListeners;
 import io.agentteams.platform.consumer.EventSubscription;
 import io.agentteams.platform.consumer.IdempotentConsumer;
 import io.agentteams.platform.event.EventCodec;
+import io.agentteams.platform.loop.PeriodicLoop;
+import io.agentteams.platform.loop.PeriodicLoops;
+import io.agentteams.platform.notification.NotificationProperties;
+import io.agentteams.platform.notification.PostgresNotifications;
 import io.agentteams.platform.outbox.Outbox;
 import io.agentteams.platform.outbox.OutboxProperties;
 import io.agentteams.platform.outbox.OutboxRelay;
@@ -44,7 +48,10 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.ReactiveTransactionManager;
 import org.springframework.transaction.reactive.TransactionalOperator;
 
-/** Wires the outbox, its relay, the idempotent consumers and housekeeping into a service. */
+/**
+ * Wires the outbox, its relay, the notification listener, the idempotent consumers and housekeeping
+ * into a service.
+ */
 @AutoConfiguration(
     after = {
       PlatformAutoConfiguration.class,
@@ -53,7 +60,11 @@ import org.springframework.transaction.reactive.TransactionalOperator;
       KafkaAutoConfiguration.class
     },
     before = FlywayAutoConfiguration.class)
-@EnableConfigurationProperties({OutboxProperties.class, ConsumerProperties.class})
+@EnableConfigurationProperties({
+  OutboxProperties.class,
+  ConsumerProperties.class,
+  NotificationProperties.class
+})
 public class MessagingAutoConfiguration {
 
   @Bean
@@ -101,14 +112,34 @@ public class MessagingAutoConfiguration {
         meters);
   }
 
+  /** The process's one LISTEN connection, shared by the relay and any other subscriber. */
   @Bean
-  PlatformHousekeepingLifecycle platformHousekeeping(
+  @ConditionalOnMissingBean
+  PostgresNotifications postgresNotifications(
+      ConnectionFactory connectionFactory,
+      NotificationProperties properties,
+      MeterRegistry meters) {
+    return new PostgresNotifications(connectionFactory, properties, meters);
+  }
+
+  @Bean
+  PlatformHousekeeping platformHousekeeping(
       DatabaseClient db,
       OutboxProperties outbox,
       ConsumerProperties consumer,
       MeterRegistry meters) {
-    return new PlatformHousekeepingLifecycle(
-        new PlatformHousekeeping(db, outbox, consumer, meters));
+    return new PlatformHousekeeping(db, outbox, consumer, meters);
+  }
+
+  /** Prunes and measures every {@code prune-interval} on every replica. */
+  @Bean
+  PeriodicLoop platformHousekeepingLoop(
+      PeriodicLoops loops, PlatformHousekeeping housekeeping, OutboxProperties outbox) {
+    return loops
+        .named("outbox-housekeeping")
+        .every(outbox.pruneInterval())
+        .firstAfter(Duration.ofSeconds(1))
+        .running(housekeeping::runOnce);
   }
 
   /** The roster projection, for services that need to know teams' members. */
@@ -142,6 +173,7 @@ public class MessagingAutoConfiguration {
         KafkaProperties kafka,
         OutboxProperties properties,
         EventTracing tracing,
+        PostgresNotifications notifications,
         MeterRegistry meters) {
       Map<String, Object> producer = new HashMap<>(kafka.buildProducerProperties());
       producer.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
@@ -162,6 +194,7 @@ public class MessagingAutoConfiguration {
               properties,
               RelayCheckpoint.NONE,
               tracing,
+              notifications,
               meters),
           kafkaProducer,
           producerMetrics);
@@ -200,38 +233,6 @@ public class MessagingAutoConfiguration {
       relay.close();
       producerMetrics.close();
       producer.close(Duration.ofSeconds(5));
-      running = false;
-    }
-
-    @Override
-    public boolean isRunning() {
-      return running;
-    }
-  }
-
-  /** Runs housekeeping with the application. */
-  public static final class PlatformHousekeepingLifecycle implements SmartLifecycle {
-
-    private final PlatformHousekeeping housekeeping;
-    private volatile boolean running;
-
-    PlatformHousekeepingLifecycle(PlatformHousekeeping housekeeping) {
-      this.housekeeping = housekeeping;
-    }
-
-    public PlatformHousekeeping housekeeping() {
-      return housekeeping;
-    }
-
-    @Override
-    public void start() {
-      housekeeping.start();
-      running = true;
-    }
-
-    @Override
-    public void stop() {
-      housekeeping.close();
       running = false;
     }
 

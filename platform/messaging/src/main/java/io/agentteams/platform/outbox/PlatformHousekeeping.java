@@ -5,20 +5,15 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.r2dbc.core.DatabaseClient;
-import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * Prunes published outbox rows after their retention and processed-event marks after theirs, in
- * small batches (safe with any number of replicas doing the same), and measures the backlog.
+ * small batches (safe with any number of replicas doing the same), and measures the backlog. A
+ * periodic loop runs it every {@code prune-interval}.
  */
-public final class PlatformHousekeeping implements AutoCloseable {
-
-  private static final Logger log = LoggerFactory.getLogger(PlatformHousekeeping.class);
+public final class PlatformHousekeeping {
 
   private static final String PRUNE_OUTBOX =
       """
@@ -48,7 +43,6 @@ public final class PlatformHousekeeping implements AutoCloseable {
   private final ConsumerProperties consumer;
   private final AtomicLong pending = new AtomicLong();
   private final AtomicLong oldestPendingMillis = new AtomicLong();
-  private Disposable loop = () -> {};
 
   public PlatformHousekeeping(
       DatabaseClient db,
@@ -65,21 +59,6 @@ public final class PlatformHousekeeping implements AutoCloseable {
             "agentteams.outbox.oldest.pending.seconds", oldestPendingMillis, v -> v.get() / 1000.0)
         .description("Age of the oldest outbox row not yet acknowledged")
         .register(meters);
-  }
-
-  /** Runs every prune interval until closed. */
-  public void start() {
-    loop =
-        Flux.interval(Duration.ofSeconds(1), outbox.pruneInterval())
-            .concatMap(
-                tick ->
-                    runOnce()
-                        .onErrorResume(
-                            e -> {
-                              log.warn("housekeeping failed: {}", e.toString());
-                              return Mono.empty();
-                            }))
-            .subscribe();
   }
 
   /** One round: prune both tables until a batch comes back short, then measure the backlog. */
@@ -107,10 +86,5 @@ public final class PlatformHousekeeping implements AutoCloseable {
         .repeat()
         .takeUntil(deleted -> deleted < 5000)
         .reduce(0L, Long::sum);
-  }
-
-  @Override
-  public void close() {
-    loop.dispose();
   }
 }

@@ -256,6 +256,57 @@ class OutboxIntegrationTest {
     assertThat(relaysIdle()).isTrue();
   }
 
+  @Test
+  void anIdleRelayWhoseNotificationSessionIsKilledPublishesWhatWasWrittenMeanwhileWithoutThePoll() {
+    String topic = PlatformFixture.topic("listener-lost");
+    fixture.infrastructure.createTopics(1, List.of(topic));
+    OutboxProperties d = OutboxProperties.defaults();
+    OutboxRelay relay =
+        fixture.relay(
+            d.toBuilder()
+                .polling(Duration.ofHours(1), d.busyPollInterval(), Duration.ZERO)
+                .steps(d.batchSize(), 1, d.lanesPerStep())
+                .build(),
+            RelayCheckpoint.NONE);
+    relay.start();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                relaysIdle()
+                    && fixture.meters.get("agentteams.notifications.connected").gauge().value()
+                        == 1.0);
+    PostgresqlConnection writer = fixture.directConnection();
+
+    // The relay's listening session is gone and cannot come back until the write committed: the
+    // writer's notification reaches nobody.
+    fixture.allowNewSessions(false);
+    try {
+      assertThat(fixture.killNotificationSessions()).isEqualTo(1);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () -> fixture.meters.get("agentteams.notifications.connected").gauge().value() == 0);
+      Flux.from(
+              writer
+                  .createStatement(
+                      "INSERT INTO platform.outbox (event_id, topic, message_key, lane, event_type,"
+                          + " payload) VALUES (gen_random_uuid(), $1, 'team-k', 0, 'Test', '{}')")
+                  .bind("$1", topic)
+                  .execute())
+          .flatMap(result -> result.getRowsUpdated())
+          .blockLast();
+    } finally {
+      fixture.allowNewSessions(true);
+    }
+
+    // Polling is an hour away: the relay looks when its listener is back and catches up.
+    await().atMost(Duration.ofSeconds(30)).until(() -> pendingRows() == 0);
+    assertThat(relay.publishedCount()).isEqualTo(1);
+    assertThat(fixture.meters.counter("agentteams.notifications.reconnects").count())
+        .isGreaterThanOrEqualTo(1);
+  }
+
   private int laneOf(String key) {
     return fixture
         .db

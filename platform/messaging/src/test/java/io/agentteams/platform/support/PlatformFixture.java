@@ -5,6 +5,8 @@ import io.agentteams.platform.consumer.EventListeners;
 import io.agentteams.platform.consumer.EventSubscription;
 import io.agentteams.platform.consumer.IdempotentConsumer;
 import io.agentteams.platform.event.EventCodec;
+import io.agentteams.platform.notification.NotificationProperties;
+import io.agentteams.platform.notification.PostgresNotifications;
 import io.agentteams.platform.outbox.Outbox;
 import io.agentteams.platform.outbox.OutboxProperties;
 import io.agentteams.platform.outbox.OutboxRelay;
@@ -21,6 +23,9 @@ import io.r2dbc.postgresql.api.PostgresqlConnection;
 import io.r2dbc.spi.ConnectionFactories;
 import io.r2dbc.spi.ConnectionFactory;
 import io.r2dbc.spi.ConnectionFactoryOptions;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -109,15 +114,72 @@ public final class PlatformFixture implements AutoCloseable {
     return connection;
   }
 
-  /** A relay on this database, not yet started. */
+  /**
+   * Refuses or allows new sessions on this database (sessions already open are not affected), from
+   * a session on another database, as Postgres refuses it from the database itself.
+   */
+  public void allowNewSessions(boolean allow) {
+    Database admin = infrastructure.database("fixture_admin");
+    try (java.sql.Connection connection =
+            DriverManager.getConnection(admin.jdbcUrl(), admin.username(), admin.password());
+        Statement statement = connection.createStatement()) {
+      statement.execute(
+          "ALTER DATABASE \"" + database.name() + "\" WITH ALLOW_CONNECTIONS " + allow);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Ends the notification listeners' sessions on this database with {@code pg_terminate_backend}.
+   *
+   * @return how many were ended
+   */
+  public long killNotificationSessions() {
+    return db.sql(
+            "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity"
+                + " WHERE datname = current_database() AND application_name = :name")
+        .bind("name", PostgresNotifications.APPLICATION_NAME)
+        .map(row -> row.get("ended", Boolean.class))
+        .all()
+        .filter(Boolean::booleanValue)
+        .count()
+        .block();
+  }
+
+  /**
+   * A relay on this database, not yet started, with a notification listener of its own as a replica
+   * has.
+   */
   public OutboxRelay relay(OutboxProperties properties, RelayCheckpoint checkpoint) {
     KafkaProducer<String, String> producer = relayProducer();
     OutboxRelay relay =
         new OutboxRelay(
-            connections, transactions, producer, properties, checkpoint, tracing, meters);
+            connections,
+            transactions,
+            producer,
+            properties,
+            checkpoint,
+            tracing,
+            notifications(),
+            meters);
     closeables.add(producer);
     closeables.add(0, relay);
     return relay;
+  }
+
+  /** A started notification listener on this database, with back-off of the defaults. */
+  public PostgresNotifications notifications() {
+    return notifications(NotificationProperties.defaults());
+  }
+
+  /** A started notification listener on this database; closed with the fixture. */
+  public PostgresNotifications notifications(NotificationProperties properties) {
+    PostgresNotifications notifications =
+        new PostgresNotifications(connections, properties, meters);
+    notifications.start();
+    closeables.add(0, notifications);
+    return notifications;
   }
 
   public KafkaProducer<String, String> relayProducer() {
