@@ -1,16 +1,17 @@
 package io.agentteams.taskboard.task;
 
+import io.agentteams.platform.loop.PeriodicLoop;
+import io.agentteams.platform.loop.PeriodicLoops;
 import io.agentteams.taskboard.task.application.BoardTransactions;
 import io.agentteams.taskboard.task.application.ClaimSweeper;
 import io.agentteams.taskboard.task.messaging.TaskEvents;
 import io.agentteams.taskboard.task.persistence.TaskStore;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.reactive.TransactionalOperator;
 
-/** Wires the claim sweeper, which every replica runs. */
+/** Wires the claim sweeper and its loop, which every replica runs. */
 @Configuration(proxyBeanMethods = false)
 public class TaskBoardConfiguration {
 
@@ -25,27 +26,10 @@ public class TaskBoardConfiguration {
     return new ClaimSweeper(store, events, transactions, boards, properties, meters);
   }
 
+  /** Recovers expired claims every {@code sweep-interval}. */
   @Bean
-  SmartLifecycle claimSweeperLifecycle(ClaimSweeper sweeper) {
-    return new SmartLifecycle() {
-      private volatile boolean running;
-
-      @Override
-      public void start() {
-        sweeper.start();
-        running = true;
-      }
-
-      @Override
-      public void stop() {
-        sweeper.close();
-        running = false;
-      }
-
-      @Override
-      public boolean isRunning() {
-        return running;
-      }
-    };
+  PeriodicLoop claimSweepLoop(
+      PeriodicLoops loops, ClaimSweeper sweeper, TaskBoardProperties properties) {
+    return loops.named("claim-sweep").every(properties.sweepInterval()).running(sweeper::sweepOnce);
   }
 }

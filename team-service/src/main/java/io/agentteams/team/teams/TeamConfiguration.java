@@ -1,5 +1,7 @@
 package io.agentteams.team.teams;
 
+import io.agentteams.platform.loop.PeriodicLoop;
+import io.agentteams.platform.loop.PeriodicLoops;
 import io.agentteams.team.teams.application.ConversationProvisioner;
 import io.agentteams.team.teams.application.ProvisioningCheckpoint;
 import io.agentteams.team.teams.application.ProvisioningReconciler;
@@ -11,12 +13,16 @@ import io.agentteams.team.teams.runtime.PullConversations;
 import io.agentteams.team.teams.runtime.RuntimeConversationProvisioner;
 import io.agentteams.team.teams.runtime.RuntimeConversations;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.List;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.reactive.TransactionalOperator;
 
-/** Wires provisioning: the runtime adapters behind the port, the worker and its reconciler. */
+/**
+ * Wires provisioning: the runtime adapters behind the port, the worker, its reconciler and the
+ * reconciler's loop.
+ */
 @Configuration(proxyBeanMethods = false)
 public class TeamConfiguration {
 
@@ -51,10 +57,23 @@ public class TeamConfiguration {
 
   @Bean
   ProvisioningReconciler provisioningReconciler(
-      TeamProvisioning provisioning,
-      ProvisioningStore claims,
-      ProvisioningProperties properties,
-      MeterRegistry meters) {
-    return new ProvisioningReconciler(provisioning, claims, properties, meters);
+      TeamProvisioning provisioning, ProvisioningStore claims, MeterRegistry meters) {
+    return new ProvisioningReconciler(provisioning, claims, meters);
+  }
+
+  /**
+   * Finishes or fails due provisioning on every replica, at start-up and every {@code
+   * reconcile-interval}. A round that outlives ten leases is stuck; its teams' leases run out and
+   * they are picked up again.
+   */
+  @Bean
+  PeriodicLoop provisioningReconcileLoop(
+      PeriodicLoops loops, ProvisioningReconciler reconciler, ProvisioningProperties properties) {
+    return loops
+        .named("provisioning-reconcile")
+        .every(properties.reconcileInterval())
+        .firstAfter(Duration.ZERO)
+        .atMost(properties.lease().multipliedBy(10))
+        .running(reconciler::reconcileOnce);
   }
 }

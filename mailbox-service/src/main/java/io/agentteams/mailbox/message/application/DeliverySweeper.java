@@ -1,6 +1,5 @@
 package io.agentteams.mailbox.message.application;
 
-import io.agentteams.mailbox.MailboxProperties;
 import io.agentteams.mailbox.message.persistence.DeliveryStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -9,21 +8,19 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.reactive.TransactionalOperator;
-import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * The safety net of delivery: copies still queued after {@code redelivery-after} (say because their
  * event was dead-lettered while the database was away) are delivered here, one recipient per
  * transaction and in sequence order. Any number of replicas may sweep at once: delivery is
- * idempotent per copy. Each round also measures the backlog.
+ * idempotent per copy. Each round also measures the backlog. {@link DeliveryLoops} runs a round
+ * every {@code sweep-interval}.
  */
 @Component
-public class DeliverySweeper implements SmartLifecycle {
+public class DeliverySweeper {
 
   private static final Logger log = LoggerFactory.getLogger(DeliverySweeper.class);
   private static final int RECIPIENTS_PER_ROUND = 100;
@@ -31,23 +28,18 @@ public class DeliverySweeper implements SmartLifecycle {
   private final DeliveryStore store;
   private final Deliveries deliveries;
   private final TransactionalOperator transactions;
-  private final MailboxProperties properties;
   private final AtomicLong queued = new AtomicLong();
   private final AtomicLong oldestQueuedMillis = new AtomicLong();
   private final Counter redelivered;
-  private volatile Disposable loop = () -> {};
-  private volatile boolean running;
 
   public DeliverySweeper(
       DeliveryStore store,
       Deliveries deliveries,
       TransactionalOperator transactions,
-      MailboxProperties properties,
       MeterRegistry meters) {
     this.store = store;
     this.deliveries = deliveries;
     this.transactions = transactions;
-    this.properties = properties;
     Gauge.builder("agentteams.mailbox.deliveries.queued", queued, AtomicLong::get)
         .description("Copies queued and not yet delivered into an inbox")
         .register(meters);
@@ -94,35 +86,5 @@ public class DeliverySweeper implements SmartLifecycle {
                           oldestQueuedMillis.set(backlog.oldest().toMillis());
                         })
                     .thenReturn(count));
-  }
-
-  @Override
-  public void start() {
-    loop =
-        Flux.interval(properties.sweepInterval(), properties.sweepInterval())
-            .onBackpressureDrop()
-            .concatMap(
-                tick ->
-                    sweep(properties.redeliveryAfter())
-                        .onErrorResume(
-                            e -> {
-                              log.warn(
-                                  "delivery sweep failed; next round retries: {}", e.toString());
-                              return Mono.empty();
-                            }),
-                1)
-            .subscribe();
-    running = true;
-  }
-
-  @Override
-  public void stop() {
-    loop.dispose();
-    running = false;
-  }
-
-  @Override
-  public boolean isRunning() {
-    return running;
   }
 }

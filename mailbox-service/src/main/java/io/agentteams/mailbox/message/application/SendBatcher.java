@@ -5,31 +5,23 @@ import io.agentteams.contracts.mailbox.MessageQueued;
 import io.agentteams.mailbox.MailboxProperties;
 import io.agentteams.mailbox.message.domain.Message;
 import io.agentteams.mailbox.message.persistence.MessageStore;
-import io.agentteams.platform.event.TraceContext;
+import io.agentteams.platform.groupcommit.GroupCommit;
 import io.agentteams.platform.outbox.Outbox;
-import io.micrometer.core.instrument.DistributionSummary;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Sinks;
 
 /**
  * Group commit for sends, across teams. Every send is a transaction that waits for its commit to
  * reach the disk; so while one batch of sends is being written, the sends that arrive queue up and
- * then go together in the next transaction, whatever their teams. Nothing waits for a timer: a lone
- * send goes at once, and the batch grows only with contention.
+ * then go together in the next transaction, whatever their teams ({@link GroupCommit}, one lane),
+ * each event with the trace of its own send. Nothing waits for a timer: a lone send goes at once,
+ * and the batch grows only with contention.
  *
  * <p>A batch keeps the guarantees of a single send: its statement locks the batch's teams in one
  * fixed order and gives a team's messages consecutive sequences in queue order, and its one outbox
@@ -49,15 +41,7 @@ public class SendBatcher {
   private final MessageStore store;
   private final Outbox outbox;
   private final TransactionalOperator transactions;
-  private final int maxBatch;
-  private final DistributionSummary batchSizes;
-  private final Timer queueWait;
-  private final Timer batchTime;
-
-  /** Sends waiting for a batch, in arrival order; {@code busy} while a batch is written. */
-  private final ArrayDeque<Request> queue = new ArrayDeque<>();
-
-  private boolean busy;
+  private final GroupCommit<AllTeams, Message, MessageStore.Stored> sends;
 
   public SendBatcher(
       MessageStore store,
@@ -68,136 +52,58 @@ public class SendBatcher {
     this.store = store;
     this.outbox = outbox;
     this.transactions = transactions;
-    this.maxBatch = properties.sendBatchMax();
-    this.batchSizes =
-        DistributionSummary.builder("agentteams.mailbox.send.batch.size")
-            .description("Sends written together in one transaction")
-            .register(meters);
-    this.queueWait =
-        Timer.builder("agentteams.mailbox.send.queue.wait")
-            .description("Time from a send being queued to the start of the batch that writes it")
-            .register(meters);
-    this.batchTime =
-        Timer.builder("agentteams.mailbox.send.batch.time")
-            .description("Time to write a batch of sends and commit it")
-            .register(meters);
-    Gauge.builder("agentteams.mailbox.send.queued", this, SendBatcher::waiting)
-        .description("Sends waiting for a batch")
-        .register(meters);
+    this.sends =
+        GroupCommit.writingWith(this::write)
+            .maxBatch(properties.sendBatchMax())
+            .conflictKey(SendBatcher::idempotencyKey)
+            .keepIdleLanes()
+            .meters(meters, "agentteams.mailbox.send", "Sends")
+            .timeQueueWait()
+            .build();
   }
 
   /**
-   * Writes the message, alone or with others, and completes once its batch committed.
+   * Writes the message, alone or with others, and completes once its batch committed. A send given
+   * up before its batch began is not written; once written, it stays.
    *
    * @return the message as stored now, or the one sent before under its client message id
    */
   public Mono<MessageStore.Stored> send(Message message) {
-    return Mono.deferContextual(
-        context -> {
-          Request request =
-              new Request(message, outbox.traceOf(context), System.nanoTime(), Sinks.one());
-          boolean start;
-          synchronized (queue) {
-            queue.add(request);
-            start = !busy;
-            busy = true;
-          }
-          if (start) {
-            next();
-          }
-          // A send given up before its batch began is not written; once written, it stays.
-          return request.result().asMono().doOnCancel(() -> withdraw(request));
-        });
+    return sends.submit(AllTeams.LANE, message);
   }
 
-  /**
-   * A send waiting for its batch.
-   *
-   * @param message the message, composed and checked
-   * @param trace the trace of the request that sent it, for its event
-   * @param queuedAt when it was queued, {@link System#nanoTime()}
-   * @param result completes with the outcome of its batch
-   */
-  private record Request(
-      Message message,
-      @Nullable TraceContext trace,
-      long queuedAt,
-      Sinks.One<MessageStore.Stored> result) {
-
-    /** What two sends of one batch must not share, or null when the send has no such key. */
-    @Nullable IdempotencyKey idempotencyKey() {
-      String clientMessageId = message.clientMessageId();
-      return clientMessageId == null
-          ? null
-          : new IdempotencyKey(message.teamId(), message.sender().name(), clientMessageId);
-    }
+  /** Sends of every team share one lane: one batch is written at a time. */
+  private enum AllTeams {
+    LANE
   }
 
-  private int waiting() {
-    synchronized (queue) {
-      return queue.size();
-    }
+  /** What two sends of one batch must not share, or null when the send has no such key. */
+  private static @Nullable IdempotencyKey idempotencyKey(Message message) {
+    String clientMessageId = message.clientMessageId();
+    return clientMessageId == null
+        ? null
+        : new IdempotencyKey(message.teamId(), message.sender().name(), clientMessageId);
   }
 
-  private void withdraw(Request request) {
-    synchronized (queue) {
-      queue.remove(request);
-    }
-  }
-
-  /** Writes the next batch, or goes idle when nothing waits. */
-  private void next() {
-    List<Request> batch = new ArrayList<>();
-    synchronized (queue) {
-      Set<IdempotencyKey> keys = new HashSet<>();
-      Iterator<Request> waiting = queue.iterator();
-      while (waiting.hasNext() && batch.size() < maxBatch) {
-        Request request = waiting.next();
-        IdempotencyKey key = request.idempotencyKey();
-        if (key == null || keys.add(key)) {
-          batch.add(request);
-          waiting.remove();
-        }
-      }
-      if (batch.isEmpty()) {
-        busy = false;
-        return;
-      }
-    }
-    write(batch);
-  }
-
-  private void write(List<Request> batch) {
-    batchSizes.record(batch.size());
-    long started = System.nanoTime();
-    batch.forEach(r -> queueWait.record(started - r.queuedAt(), TimeUnit.NANOSECONDS));
-    List<Message> messages = batch.stream().map(Request::message).toList();
-    // Deferred, so that even a failure while building the statements reaches the batch's callers
-    // and lets the queue move on. It runs without any caller's context: each event gets the trace
-    // of its own request.
-    Mono.defer(
-            () ->
-                transactions.transactional(
-                    store
-                        .insertAll(messages)
-                        .flatMap(stored -> announce(batch, stored).thenReturn(stored))))
+  /** The batch's messages and their events in one transaction. */
+  private Mono<?> write(AllTeams lane, GroupCommit.Batch<Message, MessageStore.Stored> batch) {
+    return transactions
+        .transactional(
+            store
+                .insertAll(batch.requests())
+                .flatMap(stored -> announce(batch, stored).thenReturn(stored)))
         .switchIfEmpty(Mono.error(new IllegalStateException("a batch of sends wrote nothing")))
-        .doOnTerminate(() -> batchTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS))
-        .subscribe(
+        .doOnNext(
             stored -> {
               for (int i = 0; i < batch.size(); i++) {
-                batch.get(i).result().tryEmitValue(stored.get(i));
+                batch.succeed(i, stored.get(i));
               }
-              next();
-            },
-            error -> {
-              batch.forEach(request -> request.result().tryEmitError(error));
-              next();
             });
   }
 
   /** The fresh messages' {@code MessageQueued} events, in queue order, in one append. */
-  private Mono<Void> announce(List<Request> batch, List<MessageStore.Stored> stored) {
+  private Mono<Void> announce(
+      GroupCommit.Batch<Message, MessageStore.Stored> batch, List<MessageStore.Stored> stored) {
     List<Outbox.Pending> events = new ArrayList<>();
     for (int i = 0; i < batch.size(); i++) {
       MessageStore.Stored outcome = stored.get(i);
@@ -210,7 +116,7 @@ public class SendBatcher {
                 m.ownerId(),
                 queued.recorded().sequence(),
                 queuedEvent(queued),
-                batch.get(i).trace()));
+                outbox.traceOf(batch.context(i))));
       }
     }
     return outbox.appendAll(Topics.MAILBOX_EVENTS, events).then();

@@ -209,8 +209,18 @@ public final class Outbox {
    * @param match which changed row the event describes, e.g. the row's id as text
    * @param sequence the aggregate's revision after the change
    * @param payload the event data
+   * @param trace the trace of the request that caused this event, for a statement that carries the
+   *     changes of several requests at once; null to take the caller's (the span current in the
+   *     Reactor context)
    */
-  public record RowEvent(String match, long sequence, EventPayload payload) {}
+  public record RowEvent(
+      String match, long sequence, EventPayload payload, @Nullable TraceContext trace) {
+
+    /** An event with the caller's trace. */
+    public RowEvent(String match, long sequence, EventPayload payload) {
+      this(match, sequence, payload, null);
+    }
+  }
 
   /**
    * Writes a change and its events about one key in a single statement: {@code change} is a
@@ -229,7 +239,8 @@ public final class Outbox {
    * @param topic where the relay publishes the events
    * @param key the key of every event (the team id)
    * @param ownerId the owner of that team
-   * @param events the events, each for the changed row it matches
+   * @param events the events, each for the changed row it matches, each with its own trace or the
+   *     caller's
    * @return what the change returned; empty when it changed nothing (and no event was written)
    */
   public <T> Flux<T> appendWithChange(
@@ -242,24 +253,34 @@ public final class Outbox {
       List<RowEvent> events) {
     return Flux.deferContextual(
         context -> {
-          TraceContext trace = tracing.current(context);
+          // The caller's trace is looked up only for events that have none of their own.
+          TraceContext callers =
+              events.stream().allMatch(e -> e.trace() != null) ? null : tracing.current(context);
           List<EventEnvelope> envelopes =
               events.stream()
-                  .map(e -> codec.envelope(e.payload(), key, ownerId, e.sequence(), trace))
+                  .map(
+                      e ->
+                          codec.envelope(
+                              e.payload(),
+                              key,
+                              ownerId,
+                              e.sequence(),
+                              e.trace() == null ? callers : e.trace()))
                   .toList();
           String sql =
               "WITH change AS ("
                   + change
                   + "), events AS (SELECT e.* FROM unnest(:outbox_match::text[],"
-                  + " :outbox_event_id::uuid[], :outbox_type::text[], :outbox_payload::text[])"
-                  + " WITH ORDINALITY AS e(match, event_id, event_type, payload, ord)"
+                  + " :outbox_event_id::uuid[], :outbox_type::text[], :outbox_payload::text[],"
+                  + " :outbox_traceparent::text[])"
+                  + " WITH ORDINALITY AS e(match, event_id, event_type, payload, traceparent, ord)"
                   + " WHERE e.match IN (SELECT outbox_match FROM change)),"
                   + " key_lock AS (SELECT pg_advisory_xact_lock(:outbox_namespace,"
                   + " hashtext(:outbox_key)) FROM (SELECT 1 FROM events LIMIT 1) any_event),"
                   + " appended AS (INSERT INTO platform.outbox (event_id, topic, message_key, lane,"
                   + " event_type, payload, traceparent) SELECT e.event_id, :outbox_topic,"
                   + " :outbox_key, (hashtext(:outbox_key) & 2147483647) % :outbox_lanes,"
-                  + " e.event_type, e.payload, :outbox_traceparent FROM events e, key_lock"
+                  + " e.event_type, e.payload, e.traceparent FROM events e, key_lock"
                   + " ORDER BY e.ord)"
                   + " SELECT * FROM change";
           DatabaseClient.GenericExecuteSpec spec =
@@ -276,11 +297,12 @@ public final class Outbox {
                   .bind("outbox_namespace", KEY_LOCK_NAMESPACE)
                   .bind("outbox_key", key)
                   .bind("outbox_lanes", LANES)
-                  .bind("outbox_topic", topic);
-          spec =
-              trace == null
-                  ? spec.bindNull("outbox_traceparent", String.class)
-                  : spec.bind("outbox_traceparent", trace.traceparent());
+                  .bind("outbox_topic", topic)
+                  .bind(
+                      "outbox_traceparent",
+                      envelopes.stream()
+                          .map(e -> e.trace() == null ? null : e.trace().traceparent())
+                          .toArray(String[]::new));
           return spec.map(read::apply).all();
         });
   }

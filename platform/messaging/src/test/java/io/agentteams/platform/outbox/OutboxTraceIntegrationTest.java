@@ -119,6 +119,58 @@ class OutboxTraceIntegrationTest {
   }
 
   @Test
+  void eachEventOfAChangeWrittenInOneStatementKeepsItsOwnTraceAndOneWithoutTakesTheCallers() {
+    fixture
+        .db
+        .sql("INSERT INTO key_sequence (key, value) VALUES ('r1', 0), ('r2', 0), ('r3', 0)")
+        .then()
+        .block();
+    TraceContext first = foreign("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7");
+    TraceContext third = foreign("0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331");
+    List<Outbox.RowEvent> events =
+        List.of(
+            new Outbox.RowEvent("r1", 1, new TestEvent("team-r", 1, "first"), first),
+            new Outbox.RowEvent("r2", 1, new TestEvent("team-r", 2, "callers")),
+            new Outbox.RowEvent("r3", 1, new TestEvent("team-r", 3, "third"), third));
+    Observation request = Observation.start("request", fixture.traces.observations());
+
+    fixture
+        .outbox
+        .appendWithChange(
+            "UPDATE key_sequence SET value = 1 WHERE key IN ('r1', 'r2', 'r3')"
+                + " RETURNING key AS outbox_match",
+            spec -> spec,
+            row -> row.get("outbox_match", String.class),
+            "topic",
+            "team-r",
+            "owner",
+            events)
+        .contextWrite(context -> context.put(ObservationThreadLocalAccessor.KEY, request))
+        .blockLast();
+    request.stop();
+
+    TraceContext callers = traceOf(request);
+    List<String[]> rows =
+        fixture
+            .db
+            .sql("SELECT payload, traceparent FROM platform.outbox ORDER BY id")
+            .map(
+                row ->
+                    new String[] {
+                      row.get("payload", String.class), row.get("traceparent", String.class)
+                    })
+            .all()
+            .collectList()
+            .block();
+    assertThat(rows)
+        .extracting(row -> row[1])
+        .containsExactly(first.traceparent(), callers.traceparent(), third.traceparent());
+    assertThat(rows)
+        .extracting(row -> fixture.codec.read(row[0]).trace())
+        .containsExactly(first, callers, third);
+  }
+
+  @Test
   void theRelaysPublishIsAChildOfTheChangeAndTheHandlerAChildOfThePublishAcrossKafka() {
     String topic = PlatformFixture.topic("traced");
     fixture.infrastructure.createTopics(1, List.of(topic));

@@ -309,7 +309,7 @@ public class AdmissionLoop implements SmartLifecycle {
     loop =
         Flux.merge(
                 wakeups.asFlux(),
-                signals.on(DatabaseSignals.ADMISSION).map(payload -> Boolean.TRUE),
+                signals.on(DatabaseSignals.ADMISSION).map(notification -> Boolean.TRUE),
                 Flux.interval(Duration.ZERO, properties.pollInterval()).map(tick -> Boolean.TRUE))
             .onBackpressureLatest()
             .concatMap(

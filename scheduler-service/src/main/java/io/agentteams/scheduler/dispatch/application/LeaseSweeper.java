@@ -8,13 +8,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
-import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -23,10 +19,11 @@ import reactor.core.publisher.Mono;
  * settled by the configured policy (failed with a reason that says the outcome is unknown, or
  * held). Every replica runs a sweeper: each job is handled in its own transaction under its row
  * lock, skipped when another replica holds it, so a job is never handled twice and a slow one never
- * holds up the rest for longer than one step's time-out.
+ * holds up the rest for longer than one step's time-out. {@link DispatchLoops} runs a sweep every
+ * {@code sweep-interval}.
  */
 @Component
-public class LeaseSweeper implements SmartLifecycle {
+public class LeaseSweeper {
 
   private static final Logger log = LoggerFactory.getLogger(LeaseSweeper.class);
   private static final int BATCH = 100;
@@ -37,8 +34,6 @@ public class LeaseSweeper implements SmartLifecycle {
   private final Clock clock;
   private final Counter expiries;
   private final Counter timeOuts;
-  private final AtomicBoolean running = new AtomicBoolean();
-  private volatile Disposable sweeping = () -> {};
 
   public LeaseSweeper(
       OfferStore offers,
@@ -117,28 +112,5 @@ public class LeaseSweeper implements SmartLifecycle {
               return Mono.empty();
             })
         .then();
-  }
-
-  @Override
-  public void start() {
-    if (!running.compareAndSet(false, true)) {
-      return;
-    }
-    sweeping =
-        Flux.interval(properties.sweepInterval())
-            .onBackpressureDrop()
-            .concatMap(tick -> sweep().onErrorResume(e -> Mono.empty()), 1)
-            .subscribe(n -> {}, e -> log.error("lease sweeper stopped", e));
-  }
-
-  @Override
-  public void stop() {
-    running.set(false);
-    sweeping.dispose();
-  }
-
-  @Override
-  public boolean isRunning() {
-    return running.get();
   }
 }

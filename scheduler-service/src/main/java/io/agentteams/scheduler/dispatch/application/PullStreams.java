@@ -58,7 +58,10 @@ public class PullStreams {
     Flux<Boolean> triggers =
         Flux.merge(
                 Flux.just(Boolean.TRUE),
-                signals.on(DatabaseSignals.DISPATCH).filter(payload::equals).map(p -> Boolean.TRUE),
+                signals
+                    .on(DatabaseSignals.DISPATCH)
+                    .filter(n -> n.catchUp() || n.payload().equals(payload))
+                    .map(n -> Boolean.TRUE),
                 Flux.interval(properties.pollInterval()).map(tick -> Boolean.TRUE))
             .onBackpressureLatest();
     return triggers

@@ -11,10 +11,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.transaction.reactive.TransactionalOperator;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -22,11 +19,10 @@ import reactor.core.publisher.Mono;
  * Recovers claims whose heartbeats stopped for longer than their team's claim time-out. Every
  * replica runs one; they coordinate through Postgres only: a team's board is taken with {@code FOR
  * UPDATE SKIP LOCKED}, so one sweeper at a time recovers a team (others skip it this round), and a
- * heartbeat racing the recovery loses its compare-and-set and is refused.
+ * heartbeat racing the recovery loses its compare-and-set and is refused. A periodic loop runs a
+ * sweep every {@code sweep-interval}.
  */
-public final class ClaimSweeper implements AutoCloseable {
-
-  private static final Logger log = LoggerFactory.getLogger(ClaimSweeper.class);
+public final class ClaimSweeper {
 
   private final TaskStore store;
   private final TaskEvents events;
@@ -35,7 +31,6 @@ public final class ClaimSweeper implements AutoCloseable {
   private final TaskBoardProperties properties;
   private final Counter expired;
   private final Timer sweeps;
-  private Disposable loop = () -> {};
 
   public ClaimSweeper(
       TaskStore store,
@@ -57,22 +52,6 @@ public final class ClaimSweeper implements AutoCloseable {
         Timer.builder("agentteams.taskboard.sweep")
             .description("Duration of one sweep for expired claims")
             .register(meters);
-  }
-
-  /** Sweeps every {@code sweep-interval} until closed. */
-  public void start() {
-    loop =
-        Flux.interval(properties.sweepInterval(), properties.sweepInterval())
-            .onBackpressureDrop()
-            .concatMap(
-                tick ->
-                    sweepOnce()
-                        .onErrorResume(
-                            e -> {
-                              log.warn("claim sweep failed: {}", e.toString());
-                              return Mono.empty();
-                            }))
-            .subscribe();
   }
 
   /**
@@ -111,10 +90,5 @@ public final class ClaimSweeper implements AutoCloseable {
                           .thenReturn(recovered);
                     }))
         .flatMapMany(Flux::fromIterable);
-  }
-
-  @Override
-  public void close() {
-    loop.dispose();
   }
 }

@@ -2,6 +2,7 @@ package io.agentteams.taskboard.task.persistence;
 
 import io.agentteams.contracts.EventPayload;
 import io.agentteams.contracts.Topics;
+import io.agentteams.platform.event.TraceContext;
 import io.agentteams.platform.outbox.Outbox;
 import io.agentteams.taskboard.task.domain.Board;
 import io.agentteams.taskboard.task.domain.Task;
@@ -10,17 +11,20 @@ import io.agentteams.taskboard.task.domain.TaskStatus;
 import io.agentteams.taskboard.task.domain.WriteScope;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
 
 /**
  * Boards and their tasks. A board is loaded with its row and its live tasks locked ({@code FOR
@@ -185,6 +189,46 @@ public class TaskStore {
       Instant now,
       String ownerId,
       Function<ClaimAttempt, EventPayload> claimed) {
+    return claimTraced(team, attempts, now, ownerId, claimed, i -> null);
+  }
+
+  /**
+   * Like {@link #claim(UUID, List, Instant, String, Function)}, with each attempt's event carrying
+   * the trace of the request that made the attempt, for a statement that carries the claims of
+   * several requests.
+   *
+   * @param callerOf the Reactor context of the request that made the attempt at an index of {@code
+   *     attempts}; its current span is the parent of the attempt's event
+   */
+  public Flux<Task> claim(
+      UUID team,
+      List<ClaimAttempt> attempts,
+      Instant now,
+      String ownerId,
+      Function<ClaimAttempt, EventPayload> claimed,
+      IntFunction<ContextView> callerOf) {
+    return claimTraced(
+        team, attempts, now, ownerId, claimed, i -> outbox.traceOf(callerOf.apply(i)));
+  }
+
+  /** The claims' statement; the event of the attempt at an index gets that index's trace. */
+  private Flux<Task> claimTraced(
+      UUID team,
+      List<ClaimAttempt> attempts,
+      Instant now,
+      String ownerId,
+      Function<ClaimAttempt, EventPayload> claimed,
+      IntFunction<@Nullable TraceContext> traceOf) {
+    List<Outbox.RowEvent> events = new ArrayList<>(attempts.size());
+    for (int i = 0; i < attempts.size(); i++) {
+      ClaimAttempt a = attempts.get(i);
+      events.add(
+          new Outbox.RowEvent(
+              Long.toString(a.id().value()),
+              a.expectedRevision() + 1,
+              claimed.apply(a),
+              traceOf.apply(i)));
+    }
     return outbox.appendWithChange(
         // The attempted rows are locked in id order before any is updated (the ARRAY(...)
         // InitPlan runs first), so batches of different replicas that share tasks queue behind
@@ -214,12 +258,7 @@ public class TaskStore {
         Topics.TASK_EVENTS,
         team.toString(),
         ownerId,
-        attempts.stream()
-            .map(
-                a ->
-                    new Outbox.RowEvent(
-                        Long.toString(a.id().value()), a.expectedRevision() + 1, claimed.apply(a)))
-            .toList());
+        events);
   }
 
   /** One task, live or a tombstone. */
