@@ -194,20 +194,21 @@ public final class GroupCommit<K, R, T> {
     }
     Batch<R, T> batch = new Batch<>(taken);
     // Deferred, so that even a failure while building the write reaches the batch's callers and
-    // lets the lane move on. The lane's next batch starts before this one's callers are answered,
-    // so their work on the answers does not hold the lane up.
+    // lets the lane move on. The callers are answered before the lane's next batch is taken: a
+    // caller that goes on at once (one request after another) queues its next request behind
+    // this batch's peers' instead of starting a batch alone, which keeps batches full.
     Mono.defer(() -> writer.write(key, batch))
         .subscribe(
             ignored -> {},
             error -> {
               batchTimes.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-              next(key, lane);
               batch.failAll(error);
+              next(key, lane);
             },
             () -> {
               batchTimes.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-              next(key, lane);
               batch.deliver();
+              next(key, lane);
             });
   }
 

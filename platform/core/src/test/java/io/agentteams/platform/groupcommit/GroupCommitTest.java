@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Schedulers;
@@ -147,6 +148,32 @@ class GroupCommitTest {
     assertThat(writer.mostInFlightPerLane.get()).as("batches of one lane at once").isEqualTo(1);
     assertThat(writer.mostInFlight.get()).as("batches of all lanes at once").isGreaterThan(1);
     assertThat(queued("test.commit")).isZero();
+  }
+
+  @Test
+  void callersThatGoOnAsSoonAsTheyAreAnsweredKeepTheirBatchesFull() {
+    Doubler writer = new Doubler();
+    GroupCommit<String, Integer, Integer> commit = doubling(writer, 100);
+    int callers = 8;
+    int each = 10;
+
+    // Each caller sends its next request the moment its previous one is answered.
+    List<Integer> answers =
+        Flux.range(0, callers)
+            .flatMap(
+                caller ->
+                    Flux.range(0, each).concatMap(k -> commit.submit("lane", caller * each + k)),
+                callers)
+            .collectList()
+            .block(Duration.ofSeconds(30));
+
+    assertThat(answers).hasSize(callers * each);
+    // The first caller's first request goes alone; from then on, the callers answered by a batch
+    // queue their next requests before the lane takes its next batch, so all go together.
+    List<List<Integer>> batches = writer.batches;
+    assertThat(batches.get(0)).hasSize(1);
+    assertThat(batches.subList(1, batches.size() - 1)).allSatisfy(b -> assertThat(b).hasSize(8));
+    assertThat(batches).hasSizeLessThanOrEqualTo(each + 2);
   }
 
   @Test
