@@ -9,28 +9,20 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import java.time.Clock;
-import java.time.Duration;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
-import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * Measures what admission looks like from the database, for the whole deployment: queued jobs per
  * owner, slots held and available, jobs waiting for an answer or for a runtime to take them, and
  * Jain's fairness index over the recent admissions of the owners that have a backlog (each owner's
- * count divided by its weight).
+ * count divided by its weight). The {@code admission-metrics} loop of {@link AdmissionLoops}
+ * refreshes them.
  */
 @Component
-public class AdmissionMetrics implements SmartLifecycle {
-
-  private static final Logger log = LoggerFactory.getLogger(AdmissionMetrics.class);
+public class AdmissionMetrics {
 
   private final AdmissionStore store;
   private final SchedulerProperties.Admission properties;
@@ -41,8 +33,6 @@ public class AdmissionMetrics implements SmartLifecycle {
   private final AtomicReference<Double> fairness = new AtomicReference<>(1.0);
   private final AtomicReference<AdmissionStore.Waiting> waiting =
       new AtomicReference<>(new AdmissionStore.Waiting(0, 0, 0));
-  private final AtomicBoolean running = new AtomicBoolean();
-  private volatile Disposable refreshing = () -> {};
 
   public AdmissionMetrics(
       AdmissionStore store, SchedulerProperties properties, Clock clock, MeterRegistry meters) {
@@ -105,36 +95,5 @@ public class AdmissionMetrics implements SmartLifecycle {
             .doOnNext(shares -> fairness.set(Fairness.jain(shares)))
             .then();
     return depths.then(slots).then(unanswered).then(fair);
-  }
-
-  @Override
-  public void start() {
-    if (!running.compareAndSet(false, true)) {
-      return;
-    }
-    refreshing =
-        Flux.interval(Duration.ZERO, properties.metricsInterval())
-            .onBackpressureDrop()
-            .concatMap(
-                tick ->
-                    refresh()
-                        .onErrorResume(
-                            e -> {
-                              log.debug("admission metrics not refreshed: {}", e.toString());
-                              return Mono.empty();
-                            }),
-                1)
-            .subscribe();
-  }
-
-  @Override
-  public void stop() {
-    running.set(false);
-    refreshing.dispose();
-  }
-
-  @Override
-  public boolean isRunning() {
-    return running.get();
   }
 }

@@ -1,29 +1,20 @@
 package io.agentteams.scheduler.admission.application;
 
-import io.agentteams.scheduler.SchedulerProperties;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Duration;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
-import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * Measures the work waiting across the deployment, for operators: jobs waiting for their owner's
  * answer, and how long the oldest queued job has waited. Read from the database (every replica
- * reports the same figures), as often as the admission metrics.
+ * reports the same figures); the {@code backlog-metrics} loop of {@link AdmissionLoops} refreshes
+ * them.
  */
 @Component
-public class BacklogMetrics implements SmartLifecycle {
-
-  private static final Logger log = LoggerFactory.getLogger(BacklogMetrics.class);
+public class BacklogMetrics {
 
   private static final String BACKLOG =
       """
@@ -34,15 +25,11 @@ public class BacklogMetrics implements SmartLifecycle {
       """;
 
   private final DatabaseClient db;
-  private final Duration interval;
   private final AtomicLong waitingInput = new AtomicLong();
   private final AtomicLong oldestQueuedMillis = new AtomicLong();
-  private final AtomicBoolean running = new AtomicBoolean();
-  private volatile Disposable refreshing = () -> {};
 
-  public BacklogMetrics(DatabaseClient db, SchedulerProperties properties, MeterRegistry meters) {
+  public BacklogMetrics(DatabaseClient db, MeterRegistry meters) {
     this.db = db;
-    this.interval = properties.admission().metricsInterval();
     Gauge.builder("agentteams.scheduler.jobs.waiting.input", waitingInput, AtomicLong::get)
         .description("Jobs waiting for their owner's answer, across the deployment")
         .register(meters);
@@ -66,36 +53,5 @@ public class BacklogMetrics implements SmartLifecycle {
             })
         .one()
         .then();
-  }
-
-  @Override
-  public void start() {
-    if (!running.compareAndSet(false, true)) {
-      return;
-    }
-    refreshing =
-        Flux.interval(Duration.ZERO, interval)
-            .onBackpressureDrop()
-            .concatMap(
-                tick ->
-                    refresh()
-                        .onErrorResume(
-                            e -> {
-                              log.debug("backlog metrics not refreshed: {}", e.toString());
-                              return Mono.empty();
-                            }),
-                1)
-            .subscribe();
-  }
-
-  @Override
-  public void stop() {
-    running.set(false);
-    refreshing.dispose();
-  }
-
-  @Override
-  public boolean isRunning() {
-    return running.get();
   }
 }
