@@ -322,6 +322,8 @@ class DispatchIntegrationTest extends SchedulerIntegrationTest {
                   .contains("agentteams_scheduler_slots_capacity")
                   .contains("agentteams_scheduler_admission_wait_seconds_count")
                   .contains("agentteams_scheduler_fairness")
+                  .contains("agentteams_scheduler_jobs_waiting_input")
+                  .containsPattern("agentteams_scheduler_queue_oldest_seconds\\{[^}]*\\} [0-9]")
                   .containsPattern("agentteams_scheduler_lease_expiries_total\\{[^}]*\\} [1-9]");
             });
   }

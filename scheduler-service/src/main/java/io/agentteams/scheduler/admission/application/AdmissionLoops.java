@@ -8,9 +8,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The periodic measurements of admission, which every replica runs: each reads the whole
- * deployment's figures from the database, so replicas report the same values and need not agree on
- * who measures.
+ * The periodic measurement of admission, which every replica runs: it reads the whole deployment's
+ * figures from the database, so replicas report the same values and need not agree on who measures.
  */
 @Configuration(proxyBeanMethods = false)
 public class AdmissionLoops {
@@ -23,17 +22,6 @@ public class AdmissionLoops {
       PeriodicLoops loops, AdmissionMetrics metrics, SchedulerProperties properties) {
     return loops
         .named("admission-metrics")
-        .every(properties.admission().metricsInterval())
-        .firstAfter(Duration.ZERO)
-        .running(metrics::refresh);
-  }
-
-  /** Jobs waiting for an answer and the oldest queued job, on the same schedule. */
-  @Bean
-  PeriodicLoop backlogMetricsLoop(
-      PeriodicLoops loops, BacklogMetrics metrics, SchedulerProperties properties) {
-    return loops
-        .named("backlog-metrics")
         .every(properties.admission().metricsInterval())
         .firstAfter(Duration.ZERO)
         .running(metrics::refresh);

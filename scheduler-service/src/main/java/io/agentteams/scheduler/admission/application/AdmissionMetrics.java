@@ -16,10 +16,10 @@ import reactor.core.publisher.Mono;
 
 /**
  * Measures what admission looks like from the database, for the whole deployment: queued jobs per
- * owner, slots held and available, jobs waiting for an answer or for a runtime to take them, and
- * Jain's fairness index over the recent admissions of the owners that have a backlog (each owner's
- * count divided by its weight). The {@code admission-metrics} loop of {@link AdmissionLoops}
- * refreshes them.
+ * owner, slots held and available, jobs waiting for an answer or for a runtime to take them, the
+ * oldest queued job's wait, and Jain's fairness index over the recent admissions of the owners that
+ * have a backlog (each owner's count divided by its weight). The {@code admission-metrics} loop of
+ * {@link AdmissionLoops} refreshes them.
  */
 @Component
 public class AdmissionMetrics {
@@ -32,7 +32,7 @@ public class AdmissionMetrics {
   private final AtomicInteger active = new AtomicInteger();
   private final AtomicReference<Double> fairness = new AtomicReference<>(1.0);
   private final AtomicReference<AdmissionStore.Waiting> waiting =
-      new AtomicReference<>(new AdmissionStore.Waiting(0, 0, 0));
+      new AtomicReference<>(new AdmissionStore.Waiting(0, 0, 0, 0));
 
   public AdmissionMetrics(
       AdmissionStore store, SchedulerProperties properties, Clock clock, MeterRegistry meters) {
@@ -64,6 +64,10 @@ public class AdmissionMetrics {
             waiting,
             w -> w.get().oldestUnofferedSeconds())
         .description("How long the oldest admitted job has waited for a runtime to take it")
+        .baseUnit("seconds")
+        .register(meters);
+    Gauge.builder("agentteams.scheduler.queue.oldest", waiting, w -> w.get().oldestQueuedSeconds())
+        .description("How long the oldest queued job has waited")
         .baseUnit("seconds")
         .register(meters);
   }

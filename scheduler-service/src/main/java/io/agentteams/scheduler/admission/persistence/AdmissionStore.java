@@ -47,7 +47,11 @@ public class AdmissionStore {
    * @param unoffered admitted jobs that no runtime has taken yet (no worker connected, or busy)
    * @param oldestUnofferedSeconds how long the oldest of those has waited since its admission
    */
-  public record Waiting(long waitingInput, long unoffered, double oldestUnofferedSeconds) {}
+  public record Waiting(
+      long waitingInput,
+      long unoffered,
+      double oldestUnofferedSeconds,
+      double oldestQueuedSeconds) {}
 
   private static final String CANDIDATES =
       """
@@ -278,13 +282,18 @@ public class AdmissionStore {
         .all();
   }
 
-  /** Jobs waiting for an answer, and admitted jobs no runtime has taken yet. */
+  /**
+   * Jobs waiting for an answer, admitted jobs no runtime has taken yet, and how long the oldest
+   * queued job has waited.
+   */
   public Mono<Waiting> waiting() {
     return db.sql(
             """
             SELECT (SELECT count(*) FROM job WHERE state = 'waiting_input') AS waiting_input,
                    count(*) AS unoffered,
-                   COALESCE(EXTRACT(EPOCH FROM now() - min(admitted_at)), 0)::float8 AS oldest
+                   COALESCE(EXTRACT(EPOCH FROM now() - min(admitted_at)), 0)::float8 AS oldest,
+                   (SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(queued_at)), 0)::float8
+                    FROM job WHERE state = 'queued') AS oldest_queued
             FROM job WHERE state = 'admitted' AND lease_token IS NULL
             """)
         .map(
@@ -292,7 +301,8 @@ public class AdmissionStore {
                 new Waiting(
                     row.get("waiting_input", Long.class),
                     row.get("unoffered", Long.class),
-                    row.get("oldest", Double.class)))
+                    row.get("oldest", Double.class),
+                    row.get("oldest_queued", Double.class)))
         .one();
   }
 
