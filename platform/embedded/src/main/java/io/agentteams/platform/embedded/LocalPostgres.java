@@ -19,8 +19,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A real PostgreSQL server from packaged binaries, listening on 127.0.0.1 only. With a stable data
- * directory it keeps its data across restarts; a postmaster orphaned by a killed JVM is stopped
- * before a new one starts on the same directory.
+ * directory it keeps its data across restarts. The directory is claimed with a {@link FolderLock}
+ * first, so a second start on a directory in use refuses without touching the running server; only
+ * then is a postmaster orphaned by a killed owner stopped (see {@link OrphanedPostmaster}). The
+ * server is stopped by {@link #close()}, never by a shutdown hook of its own, so that its owner can
+ * stop the database's clients first.
  *
  * <p>It commits durably, as a production server does: a commit answers once its WAL is on disk
  * ({@code synchronous_commit=on}, which the packaged builder turns off by default). The services'
@@ -36,9 +39,13 @@ public final class LocalPostgres implements AutoCloseable {
   public static final String USER = "postgres";
 
   private final EmbeddedPostgres postgres;
+  private final FolderLock lock;
+  private final Path dataDir;
 
-  private LocalPostgres(EmbeddedPostgres postgres) {
+  private LocalPostgres(EmbeddedPostgres postgres, FolderLock lock, Path dataDir) {
     this.postgres = postgres;
+    this.lock = lock;
+    this.dataDir = dataDir;
   }
 
   /**
@@ -47,16 +54,20 @@ public final class LocalPostgres implements AutoCloseable {
    * @param dataDir the cluster's data directory (created by initdb when new)
    * @param binariesDir where the packaged binaries are extracted once and reused
    * @param port the port, or 0 for any free one
+   * @throws FolderLock.FolderInUseException when another owner runs a server on the directory
    */
   public static LocalPostgres start(Path dataDir, Path binariesDir, int port) {
+    FolderLock lock = FolderLock.acquire(lockFile(dataDir), "The Postgres data folder " + dataDir);
     try {
       Files.createDirectories(dataDir);
       Files.createDirectories(binariesDir);
-      stopOrphanedPostmaster(dataDir);
+      OrphanedPostmaster.resolve(dataDir);
       EmbeddedPostgres postgres =
           EmbeddedPostgres.builder()
               .setDataDirectory(dataDir)
               .setCleanDataDirectory(false)
+              // The owner stops the server after its clients (see close()).
+              .setRegisterShutdownHook(false)
               .setOverrideWorkingDirectory(binariesDir.toFile())
               .setPort(port == 0 ? FreePorts.next() : port)
               .setServerConfig("listen_addresses", "127.0.0.1")
@@ -75,34 +86,31 @@ public final class LocalPostgres implements AutoCloseable {
               .setPGStartupWait(Duration.ofSeconds(60))
               .start();
       log.info("Postgres listening on 127.0.0.1:{}, data in {}", postgres.getPort(), dataDir);
-      return new LocalPostgres(postgres);
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not start Postgres in " + dataDir, e);
+      return new LocalPostgres(postgres, lock, dataDir);
+    } catch (IOException | RuntimeException e) {
+      lock.close();
+      if (e instanceof IOException io) {
+        throw new UncheckedIOException("could not start Postgres in " + dataDir, io);
+      }
+      throw (RuntimeException) e;
     }
   }
 
+  private static Path lockFile(Path dataDir) {
+    Path absolute = dataDir.toAbsolutePath().normalize();
+    return absolute.resolveSibling(absolute.getFileName() + ".lock");
+  }
+
   /**
-   * Stops a postmaster that a killed JVM left running on this data directory, so that the new
-   * server can take the directory over.
+   * Stops a postmaster that a killed owner left running on this data directory, so that a new
+   * server can take the directory over; a pid file naming any other process is removed and that
+   * process left alone. Call it only while holding the directory (no live owner runs it).
    */
-  public static void stopOrphanedPostmaster(Path dataDir) throws IOException {
-    Path pidFile = dataDir.resolve("postmaster.pid");
-    if (!Files.exists(pidFile)) {
-      return;
+  public static OrphanedPostmaster.Outcome stopOrphanedPostmaster(Path dataDir) throws IOException {
+    try (FolderLock held =
+        FolderLock.acquire(lockFile(dataDir), "The Postgres data folder " + dataDir)) {
+      return OrphanedPostmaster.resolve(dataDir);
     }
-    List<String> lines = Files.readAllLines(pidFile, StandardCharsets.US_ASCII);
-    Optional<ProcessHandle> postmaster =
-        lines.isEmpty() ? Optional.empty() : ProcessHandle.of(Long.parseLong(lines.get(0).trim()));
-    if (postmaster.isPresent() && postmaster.get().isAlive()) {
-      log.warn("Stopping orphaned postmaster {} on {}", postmaster.get().pid(), dataDir);
-      postmaster.get().destroy();
-      try {
-        postmaster.get().onExit().get(20, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        postmaster.get().destroyForcibly();
-      }
-    }
-    Files.deleteIfExists(pidFile);
   }
 
   /** The port the server listens on. */
@@ -136,12 +144,53 @@ public final class LocalPostgres implements AutoCloseable {
     return "r2dbc:postgresql://127.0.0.1:" + port() + "/" + database;
   }
 
+  /** The postmaster's process, while it runs. */
+  public Optional<ProcessHandle> postmaster() {
+    try {
+      List<String> lines =
+          Files.readAllLines(dataDir.resolve("postmaster.pid"), StandardCharsets.US_ASCII);
+      return lines.isEmpty()
+          ? Optional.empty()
+          : ProcessHandle.of(Long.parseLong(lines.get(0).trim())).filter(ProcessHandle::isAlive);
+    } catch (IOException | NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Stops the server in Postgres' immediate mode (SIGQUIT: every process exits at once and the next
+   * start recovers from the WAL), as a crash would, and releases the directory.
+   */
+  public void stopImmediately() {
+    Optional<ProcessHandle> postmaster = postmaster();
+    if (postmaster.isPresent()) {
+      try {
+        new ProcessBuilder("kill", "-QUIT", Long.toString(postmaster.get().pid()))
+            .inheritIO()
+            .start()
+            .waitFor(10, TimeUnit.SECONDS);
+        postmaster.get().onExit().get(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while stopping Postgres", e);
+      } catch (Exception e) {
+        postmaster.get().destroyForcibly();
+      }
+    }
+    // Releases the embedded library's own lock on the folder; its stop command finds nothing left
+    // to stop.
+    close();
+  }
+
+  /** Stops the server (fast shutdown: clients are disconnected, data is checkpointed). */
   @Override
   public void close() {
     try {
       postgres.close();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } finally {
+      lock.close();
     }
   }
 }

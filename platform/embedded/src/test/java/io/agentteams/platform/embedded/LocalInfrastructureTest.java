@@ -1,10 +1,13 @@
 package io.agentteams.platform.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -77,6 +80,69 @@ class LocalInfrastructureTest {
       assertThat(rs.next()).isTrue();
       assertThat(rs.getString(1)).isEqualTo("x");
     }
+  }
+
+  @Test
+  void aSecondStartOnAFolderInUseRefusesClearlyAndTheRunningServerKeepsServing() throws Exception {
+    Path data = dir.resolve("pg-taken");
+    try (LocalPostgres first = LocalPostgres.start(data, binaries(), 0)) {
+      assertThatThrownBy(() -> LocalPostgres.start(data, binaries(), 0))
+          .isInstanceOf(FolderLock.FolderInUseException.class)
+          .hasMessageContaining(data.toString())
+          .hasMessageContaining("is in use by process " + ProcessHandle.current().pid());
+      try (var c = DriverManager.getConnection(first.jdbcUrl("postgres"), LocalPostgres.USER, "")) {
+        var rs = c.createStatement().executeQuery("SELECT 1");
+        assertThat(rs.next()).as("the first server still answers").isTrue();
+      }
+      assertThat(first.postmaster()).isPresent();
+    }
+  }
+
+  @Test
+  void aPidFileNamingAnotherProgramIsReportedAndRemovedAndThatProgramLeftRunning()
+      throws Exception {
+    Path data = dir.resolve("pg-stale");
+    Process unrelated = new ProcessBuilder("sleep", "300").start();
+    try {
+      Files.createDirectories(data);
+      Files.writeString(
+          data.resolve("postmaster.pid"),
+          unrelated.pid()
+              + "\n"
+              + data
+              + "\n"
+              + Instant.now().getEpochSecond()
+              + "\n5432\n/tmp\n127.0.0.1\n0 0\nready\n");
+
+      OrphanedPostmaster.Outcome outcome = LocalPostgres.stopOrphanedPostmaster(data);
+
+      assertThat(outcome.action()).isEqualTo(OrphanedPostmaster.Action.IGNORED);
+      assertThat(outcome.pid()).isEqualTo(unrelated.pid());
+      assertThat(outcome.reason()).contains("sleep 300").contains("not a postmaster");
+      assertThat(unrelated.isAlive()).as("never signalled").isTrue();
+      assertThat(data.resolve("postmaster.pid")).doesNotExist();
+    } finally {
+      unrelated.destroyForcibly();
+    }
+  }
+
+  @Test
+  void aRunningPostmasterIsRecognisedAsOneOfItsOwnFolderOnly() throws Exception {
+    Path data = dir.resolve("pg-own");
+    try (LocalPostgres pg = LocalPostgres.start(data, binaries(), 0)) {
+      ProcessHandle postmaster = pg.postmaster().orElseThrow();
+      var lines = Files.readAllLines(data.resolve("postmaster.pid"));
+
+      assertThat(OrphanedPostmaster.notAPostmasterOf(postmaster, data, lines))
+          .as("a postmaster of this folder, started when its pid file says")
+          .isEmpty();
+      assertThat(OrphanedPostmaster.notAPostmasterOf(postmaster, dir.resolve("elsewhere"), lines))
+          .hasValueSatisfying(reason -> assertThat(reason).contains("another folder"));
+    }
+  }
+
+  private static Path binaries() {
+    return Path.of(System.getProperty("agentteams.cache.dir", "target/cache"), "pg");
   }
 
   private static KafkaProducer<String, String> producer(LocalKafka kafka) {
