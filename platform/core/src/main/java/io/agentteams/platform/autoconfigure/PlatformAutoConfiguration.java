@@ -18,6 +18,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
+import io.agentteams.platform.web.ProblemExceptionHandler;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -140,6 +141,11 @@ public class PlatformAutoConfiguration {
   @Bean
   ProblemDetailsAdvice problemDetailsAdvice() {
     return new ProblemDetailsAdvice();
+  }
+
+  @Bean
+  ProblemExceptionHandler problemExceptionHandler() {
+    return new ProblemExceptionHandler();
   }
 
   @Bean

@@ -17,10 +17,14 @@ public class ProblemException extends Refusal {
     UNAUTHENTICATED(401, "Authentication required"),
     FORBIDDEN(403, "Not allowed"),
     NOT_FOUND(404, "Not found"),
+    METHOD_NOT_ALLOWED(405, "Method not allowed"),
+    NOT_ACCEPTABLE(406, "Not acceptable"),
     CONFLICT(409, "Conflict"),
     PAYLOAD_TOO_LARGE(413, "Payload too large"),
+    UNSUPPORTED_MEDIA_TYPE(415, "Unsupported media type"),
     LIMIT_EXCEEDED(422, "Limit exceeded"),
     TOO_MANY_REQUESTS(429, "Too many requests"),
+    INTERNAL(500, "Internal error"),
     UNAVAILABLE(503, "Temporarily unavailable");
 
     private final int status;

@@ -63,7 +63,11 @@ public class ProblemDetailsAdvice {
     body.setDetail(refusal.detail());
     body.setProperty("code", refusal.code());
     if (instance != null) {
-      body.setInstance(URI.create(instance));
+      try {
+        body.setInstance(URI.create(instance));
+      } catch (IllegalArgumentException notAUri) {
+        // A path no URI can hold (bytes a client sent as they were) is left out, not echoed.
+      }
     }
     for (Map.Entry<String, @Nullable Object> parameter : refusal.parameters().entrySet()) {
       body.setProperty(parameter.getKey(), parameter.getValue());

@@ -1,0 +1,139 @@
+package io.agentteams.platform.web;
+
+import io.agentteams.platform.problem.ProblemException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.web.ErrorResponse;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebExceptionHandler;
+import reactor.core.publisher.Mono;
+
+/**
+ * The last word on any error no controller advice answered: unknown paths (404), wrong methods
+ * (405, with {@code Allow}), unsupported media types, a database or broker that cannot be reached
+ * (503 with {@code Retry-After}), and anything unexpected (500, logged with a reference the body
+ * repeats, nothing internal in the body). Every answer is Problem Details, so a client never has to
+ * read two error formats. It runs before Spring Boot's own error handler.
+ */
+public final class ProblemExceptionHandler implements WebExceptionHandler, Ordered {
+
+  private static final Logger log = LoggerFactory.getLogger(ProblemExceptionHandler.class);
+
+  /**
+   * Failures that mean a dependency is down or the connection to it broke, named rather than
+   * referenced so that this module needs neither the database driver nor Spring's data access.
+   */
+  private static final Set<String> UNAVAILABLE =
+      Set.of(
+          "io.r2dbc.spi.R2dbcNonTransientResourceException",
+          "io.r2dbc.spi.R2dbcTransientException",
+          "org.springframework.dao.DataAccessResourceFailureException",
+          "org.springframework.dao.TransientDataAccessException",
+          "org.springframework.transaction.CannotCreateTransactionException",
+          "org.apache.kafka.common.errors.RetriableException",
+          "org.apache.kafka.common.errors.TimeoutException",
+          "reactor.netty.http.client.PrematureCloseException",
+          "io.netty.channel.ConnectTimeoutException",
+          "java.net.ConnectException",
+          "java.nio.channels.ClosedChannelException",
+          "java.util.concurrent.TimeoutException");
+
+  private static final int MAX_CAUSES = 16;
+
+  @Override
+  public int getOrder() {
+    // Before Spring Boot's DefaultErrorWebExceptionHandler (-1) and WebFlux's status handler (0).
+    return -2;
+  }
+
+  @Override
+  public Mono<Void> handle(ServerWebExchange exchange, Throwable error) {
+    if (exchange.getResponse().isCommitted()) {
+      // A stream already under way: nothing can be said any more but closing it.
+      return Mono.error(error);
+    }
+    ProblemException problem = problemOf(exchange, error);
+    if (error instanceof ErrorResponse response) {
+      HttpHeaders headers = response.getHeaders();
+      headers.forEach((name, values) -> exchange.getResponse().getHeaders().put(name, values));
+    }
+    if (problem.kind() == ProblemException.Kind.UNAVAILABLE) {
+      exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, "1");
+    }
+    return ProblemResponses.write(exchange, problem);
+  }
+
+  private static ProblemException problemOf(ServerWebExchange exchange, Throwable error) {
+    if (error instanceof ProblemException problem) {
+      return problem;
+    }
+    if (error instanceof ErrorResponse response && response.getStatusCode().is4xxClientError()) {
+      return clientError(response.getStatusCode(), response.getBody().getDetail());
+    }
+    String request = exchange.getRequest().getMethod() + " " + exchange.getRequest().getPath();
+    Throwable unavailable = unavailableCause(error);
+    if (unavailable != null) {
+      log.warn("{} failed, a dependency is unavailable: {}", request, describe(unavailable));
+      return new ProblemException(
+          ProblemException.Kind.UNAVAILABLE,
+          "unavailable",
+          "a service this request needs cannot be reached right now; retry shortly");
+    }
+    String reference = UUID.randomUUID().toString();
+    log.error("{} failed unexpectedly (reference {})", request, reference, error);
+    return new ProblemException(
+        ProblemException.Kind.INTERNAL,
+        "internal-error",
+        "the request failed unexpectedly; the operators can find it by its reference",
+        Map.of("reference", reference));
+  }
+
+  /** A 4xx from the framework (no route, wrong method, unreadable body) in our own terms. */
+  private static ProblemException clientError(HttpStatusCode status, String detail) {
+    HttpStatus known = HttpStatus.resolve(status.value());
+    String code =
+        known == null
+            ? "client-error"
+            : known.getReasonPhrase().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
+    ProblemException.Kind kind =
+        switch (status.value()) {
+          case 401 -> ProblemException.Kind.UNAUTHENTICATED;
+          case 403 -> ProblemException.Kind.FORBIDDEN;
+          case 404 -> ProblemException.Kind.NOT_FOUND;
+          case 405 -> ProblemException.Kind.METHOD_NOT_ALLOWED;
+          case 406 -> ProblemException.Kind.NOT_ACCEPTABLE;
+          case 409 -> ProblemException.Kind.CONFLICT;
+          case 413 -> ProblemException.Kind.PAYLOAD_TOO_LARGE;
+          case 415 -> ProblemException.Kind.UNSUPPORTED_MEDIA_TYPE;
+          case 429 -> ProblemException.Kind.TOO_MANY_REQUESTS;
+          default -> ProblemException.Kind.INVALID;
+        };
+    String reason = known == null ? "the request was refused" : known.getReasonPhrase();
+    return new ProblemException(kind, code, detail == null || detail.isBlank() ? reason : detail);
+  }
+
+  private static Throwable unavailableCause(Throwable error) {
+    Throwable current = error;
+    for (int i = 0; current != null && i < MAX_CAUSES; i++) {
+      for (Class<?> type = current.getClass(); type != null; type = type.getSuperclass()) {
+        if (UNAVAILABLE.contains(type.getName())) {
+          return current;
+        }
+      }
+      current = current.getCause() == current ? null : current.getCause();
+    }
+    return null;
+  }
+
+  private static String describe(Throwable error) {
+    return error.getClass().getSimpleName() + ": " + error.getMessage();
+  }
+}

@@ -1,0 +1,135 @@
+package io.agentteams.platform.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentteams.platform.embedded.FreePorts;
+import io.agentteams.platform.test.RealInfrastructure;
+import io.r2dbc.postgresql.PostgresqlConnectionConfiguration;
+import io.r2dbc.postgresql.PostgresqlConnectionFactory;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Every error a service can answer is Problem Details, including those no controller advice sees:
+ * unknown paths and methods, unsupported media types, a database that cannot be reached and
+ * failures nobody anticipated.
+ */
+@RealInfrastructure
+@SpringBootTest(
+    classes = ProblemExceptionHandlerIntegrationTest.SampleService.class,
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "spring.application.name=sample-service",
+      "spring.jackson.property-naming-strategy=SNAKE_CASE"
+    })
+@AutoConfigureWebTestClient
+class ProblemExceptionHandlerIntegrationTest {
+
+  @SpringBootApplication
+  @Import(Samples.class)
+  static class SampleService {}
+
+  @RestController
+  public static class Samples {
+
+    private final PostgresqlConnectionFactory databaseThatIsDown =
+        new PostgresqlConnectionFactory(
+            PostgresqlConnectionConfiguration.builder()
+                .host("127.0.0.1")
+                .port(FreePorts.next())
+                .username("postgres")
+                .database("gone")
+                .connectTimeout(Duration.ofSeconds(5))
+                .build());
+
+    @GetMapping("/samples/widget")
+    public Mono<Map<String, String>> widget() {
+      return Mono.just(Map.of("name", "widget"));
+    }
+
+    @PostMapping(path = "/samples/widget", consumes = MediaType.APPLICATION_JSON_VALUE)
+    public Mono<Map<String, String>> save(@RequestBody Map<String, String> widget) {
+      return Mono.just(widget);
+    }
+
+    @GetMapping("/samples/broken")
+    public Mono<String> broken() {
+      return Mono.error(new IllegalStateException("secret internal detail"));
+    }
+
+    @GetMapping("/samples/from-the-database")
+    public Mono<Long> fromTheDatabase() {
+      return Mono.from(databaseThatIsDown.create())
+          .flatMap(c -> Mono.from(c.createStatement("SELECT 1").execute()))
+          .map(result -> 1L);
+    }
+  }
+
+  @Autowired WebTestClient web;
+
+  @Test
+  void anUnknownPathIsA404Problem() {
+    JsonNode problem = problem(web.get().uri("/samples/nowhere").exchange(), 404);
+    assertThat(problem.get("code").asString()).isEqualTo("not-found");
+  }
+
+  @Test
+  void aMethodThePathDoesNotTakeIsA405ProblemNamingTheAllowedOnes() {
+    var exchange = web.delete().uri("/samples/widget").exchange();
+    exchange.expectHeader().value(HttpHeaders.ALLOW, allow -> assertThat(allow).contains("GET"));
+    assertThat(problem(exchange, 405).get("code").asString()).isEqualTo("method-not-allowed");
+  }
+
+  @Test
+  void aBodyOfAnUnsupportedMediaTypeIsA415Problem() {
+    var exchange =
+        web.post()
+            .uri("/samples/widget")
+            .contentType(MediaType.TEXT_PLAIN)
+            .bodyValue("name=widget")
+            .exchange();
+    assertThat(problem(exchange, 415).get("code").asString()).isEqualTo("unsupported-media-type");
+  }
+
+  @Test
+  void aDatabaseThatIsDownIsA503ProblemWithRetryAfter() {
+    var exchange = web.get().uri("/samples/from-the-database").exchange();
+    exchange.expectHeader().valueEquals(HttpHeaders.RETRY_AFTER, "1");
+    assertThat(problem(exchange, 503).get("code").asString()).isEqualTo("unavailable");
+  }
+
+  @Test
+  void anUnexpectedFailureIsA500ProblemWithAReferenceAndNothingInternal() {
+    var exchange = web.get().uri("/samples/broken").exchange();
+    JsonNode problem = problem(exchange, 500);
+    assertThat(problem.get("code").asString()).isEqualTo("internal-error");
+    assertThat(problem.get("reference").asString()).isNotBlank();
+    assertThat(problem.toString()).doesNotContain("secret internal detail");
+  }
+
+  private static JsonNode problem(WebTestClient.ResponseSpec exchange, int status) {
+    return exchange
+        .expectStatus()
+        .isEqualTo(status)
+        .expectHeader()
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        .expectBody(JsonNode.class)
+        .returnResult()
+        .getResponseBody();
+  }
+}
