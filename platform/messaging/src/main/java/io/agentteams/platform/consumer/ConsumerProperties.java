@@ -1,7 +1,9 @@
 package io.agentteams.platform.consumer;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
@@ -14,6 +16,12 @@ import org.springframework.validation.annotation.Validated;
  * @param handlerTimeout the longest one event's transaction may take
  * @param dedupeRetention how long processed marks are kept; longer than the topics' retention
  * @param maxBatch the most records applied in one transaction
+ * @param instanceId a name of this replica that stays the same across its restarts (e.g. {@code
+ *     mailbox-service-1}); when set, consumers join their groups as static members ({@code
+ *     group.instance.id} = this name, the subscription and, with several threads, their number), so
+ *     a replica restarted after a crash takes its partitions back at once instead of after the dead
+ *     member's session time-out. Two running replicas must never share one. Unset: dynamic
+ *     membership, where a clean stop hands partitions over at once.
  */
 @Validated
 @ConfigurationProperties("agentteams.consumer")
@@ -23,14 +31,31 @@ public record ConsumerProperties(
     @DefaultValue("5s") Duration maxBackoff,
     @DefaultValue("30s") Duration handlerTimeout,
     @DefaultValue("14d") Duration dedupeRetention,
-    @DefaultValue("200") int maxBatch) {
+    @DefaultValue("200") int maxBatch,
+    @Nullable String instanceId) {
 
+  /** Settings with dynamic group membership. */
+  public ConsumerProperties(
+      int retries,
+      Duration initialBackoff,
+      Duration maxBackoff,
+      Duration handlerTimeout,
+      Duration dedupeRetention,
+      int maxBatch) {
+    this(retries, initialBackoff, maxBackoff, handlerTimeout, dedupeRetention, maxBatch, null);
+  }
+
+  @ConstructorBinding
   public ConsumerProperties {
     if (retries < 0 || retries > 100) {
       throw new IllegalArgumentException("agentteams.consumer.retries must be 0..100");
     }
     if (maxBatch < 1 || maxBatch > 5000) {
       throw new IllegalArgumentException("agentteams.consumer.max-batch must be 1..5000");
+    }
+    if (instanceId != null && !instanceId.matches("[A-Za-z0-9._-]{1,200}")) {
+      throw new IllegalArgumentException(
+          "agentteams.consumer.instance-id must be 1..200 letters, digits, '.', '_' or '-'");
     }
   }
 }

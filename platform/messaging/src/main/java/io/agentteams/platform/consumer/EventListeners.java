@@ -9,10 +9,14 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -27,6 +31,7 @@ import org.springframework.kafka.core.MicrometerConsumerListener;
 import org.springframework.kafka.listener.BatchListenerFailedException;
 import org.springframework.kafka.listener.BatchMessageListener;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
 import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultErrorHandler;
@@ -44,6 +49,7 @@ public final class EventListeners implements SmartLifecycle {
 
   private final Map<String, ConcurrentMessageListenerContainer<String, String>> containers =
       new LinkedHashMap<>();
+  private final Map<String, Membership> memberships = new LinkedHashMap<>();
   private volatile boolean running;
 
   public EventListeners(
@@ -79,6 +85,17 @@ public final class EventListeners implements SmartLifecycle {
       container.setGroupId(group);
       container.setClientId(group);
       container.setAckMode(ContainerProperties.AckMode.BATCH);
+      if (properties.instanceId() != null) {
+        // spring-kafka appends "-<n>" per consumer thread when there are several.
+        container
+            .getKafkaConsumerProperties()
+            .setProperty(
+                ConsumerConfig.GROUP_INSTANCE_ID_CONFIG,
+                properties.instanceId() + "." + subscription.name());
+      }
+      Membership membership = new Membership(subscription.concurrency());
+      container.setConsumerRebalanceListener(membership);
+      memberships.put(subscription.name(), membership);
       container.setMessageListener(
           (BatchMessageListener<String, String>)
               records -> {
@@ -269,8 +286,28 @@ public final class EventListeners implements SmartLifecycle {
     return container;
   }
 
+  /**
+   * Whether every subscription's consumers run and have each joined their group (received an
+   * assignment, possibly empty, since they started). Until then, events wait however healthy the
+   * broker is: after a crash, a consumer that rejoins a group whose dead member still holds its
+   * partitions waits for that member's session to expire.
+   *
+   * @return the subscriptions still waiting, empty when all have joined
+   */
+  public List<String> notJoined() {
+    List<String> waiting = new ArrayList<>();
+    containers.forEach(
+        (name, container) -> {
+          if (!container.isRunning() || !memberships.get(name).joined()) {
+            waiting.add(name);
+          }
+        });
+    return waiting;
+  }
+
   @Override
   public void start() {
+    memberships.values().forEach(Membership::reset);
     containers.values().forEach(ConcurrentMessageListenerContainer::start);
     running = true;
   }
@@ -278,7 +315,33 @@ public final class EventListeners implements SmartLifecycle {
   @Override
   public void stop() {
     containers.values().forEach(ConcurrentMessageListenerContainer::stop);
+    memberships.values().forEach(Membership::reset);
     running = false;
+  }
+
+  /** Which of a subscription's consumers have joined their group since they started. */
+  private static final class Membership implements ConsumerAwareRebalanceListener {
+
+    private final int consumers;
+    private final Set<Consumer<?, ?>> joined = ConcurrentHashMap.newKeySet();
+
+    Membership(int consumers) {
+      this.consumers = consumers;
+    }
+
+    @Override
+    public void onPartitionsAssigned(
+        Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+      joined.add(consumer);
+    }
+
+    boolean joined() {
+      return joined.size() >= consumers;
+    }
+
+    void reset() {
+      joined.clear();
+    }
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.agentteams.platform.messaging;
 import io.agentteams.contracts.Topics;
 import io.agentteams.platform.autoconfigure.PlatformAutoConfiguration;
 import io.agentteams.platform.consumer.ConsumerProperties;
+import io.agentteams.platform.consumer.ConsumersHealthIndicator;
 import io.agentteams.platform.consumer.EventListeners;
 import io.agentteams.platform.consumer.EventSubscription;
 import io.agentteams.platform.consumer.IdempotentConsumer;
@@ -110,6 +111,12 @@ public class MessagingAutoConfiguration {
         deadLetters,
         properties,
         meters);
+  }
+
+  /** Readiness: {@code consumers} in a service's readiness group. */
+  @Bean(name = "consumersHealthIndicator")
+  ConsumersHealthIndicator consumersHealthIndicator(EventListeners listeners) {
+    return new ConsumersHealthIndicator(listeners);
   }
 
   /** The process's one LISTEN connection, shared by the relay and any other subscriber. */

@@ -17,7 +17,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -108,6 +112,78 @@ class EventListenersIntegrationTest {
                     "dead-lettered")
                 .count())
         .isEqualTo(2);
+  }
+
+  @Test
+  void aReplicaRestartedAfterACrashTakesItsPartitionsBackBeforeTheDeadMembersSessionEnds() {
+    String topic = PlatformFixture.topic("rejoin");
+    fixture.infrastructure.createTopics(2, List.of(topic, Topics.deadLetter(topic)));
+    String application = "rejoin-" + java.util.UUID.randomUUID();
+    // Long enough that waiting it out cannot pass for a rejoin within the wait below.
+    Map<String, Object> slowSessions = Map.of(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 90_000);
+    ConsumerProperties replicaOne =
+        new ConsumerProperties(
+            2,
+            Duration.ofMillis(50),
+            Duration.ofMillis(200),
+            Duration.ofSeconds(30),
+            Duration.ofDays(14),
+            200,
+            "replica-1");
+    // The replica's previous life: it joined as the same static member (its one consumer thread is
+    // number 0), then died without leaving the group.
+    crashedMember(application + ".rejoin", "replica-1.rejoin-0", topic, slowSessions);
+
+    List<String> handled = new CopyOnWriteArrayList<>();
+    var listeners =
+        fixture.listeners(
+            application,
+            slowSessions,
+            replicaOne,
+            List.of(
+                new EventSubscription(
+                    "rejoin",
+                    List.of(topic),
+                    1,
+                    event -> {
+                      handled.add(event.eventId().toString());
+                      return Mono.empty();
+                    })));
+    assertThat(listeners.notJoined()).as("not ready before it runs").containsExactly("rejoin");
+    listeners.start();
+    writers.write(topic, "team-r", "after the restart").block();
+    fixture.relay(OutboxProperties.defaults(), RelayCheckpoint.NONE).drain().block();
+
+    await().atMost(Duration.ofSeconds(40)).until(() -> listeners.notJoined().isEmpty());
+    await().atMost(Duration.ofSeconds(40)).until(() -> handled.size() == 1);
+    listeners.stop();
+    assertThat(listeners.notJoined()).as("not ready once stopped").containsExactly("rejoin");
+  }
+
+  /** A consumer that joins the group as the static member, then stops without leaving it. */
+  private void crashedMember(
+      String group, String instance, String topic, Map<String, Object> settings) {
+    Map<String, Object> config = new java.util.HashMap<>(settings);
+    config.put(
+        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, fixture.infrastructure.kafkaBootstrapServers());
+    config.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+    config.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instance);
+    var consumer =
+        new KafkaConsumer<>(
+            config,
+            new org.apache.kafka.common.serialization.StringDeserializer(),
+            new org.apache.kafka.common.serialization.StringDeserializer());
+    consumer.subscribe(List.of(topic));
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () -> {
+              consumer.poll(Duration.ofMillis(200));
+              return !consumer.assignment().isEmpty();
+            });
+    consumer.close(
+        CloseOptions.groupMembershipOperation(
+            CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP));
   }
 
   /** A second event type for the type filter. */

@@ -202,6 +202,20 @@ public final class PlatformFixture implements AutoCloseable {
   /** Event listeners for the subscriptions, not yet started. */
   public EventListeners listeners(
       ConsumerProperties properties, List<EventSubscription> subscriptions) {
+    return listeners("fixture-" + UUID.randomUUID(), Map.of(), properties, subscriptions);
+  }
+
+  /**
+   * Event listeners of the named application (whose groups are {@code
+   * <application>.<subscription>}) with extra consumer settings, not yet started.
+   */
+  public EventListeners listeners(
+      String application,
+      Map<String, Object> consumerSettings,
+      ConsumerProperties properties,
+      List<EventSubscription> subscriptions) {
+    Map<String, Object> consumer = new java.util.HashMap<>(consumerSettings);
+    consumer.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, infrastructure.kafkaBootstrapServers());
     var template =
         new KafkaTemplate<Object, Object>(
             new DefaultKafkaProducerFactory<>(
@@ -214,8 +228,8 @@ public final class PlatformFixture implements AutoCloseable {
                     StringSerializer.class)));
     EventListeners listeners =
         new EventListeners(
-            "fixture-" + UUID.randomUUID(),
-            Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, infrastructure.kafkaBootstrapServers()),
+            application,
+            consumer,
             subscriptions,
             new IdempotentConsumer(db, transactions, tracing),
             codec,
