@@ -2,101 +2,125 @@ package io.agentteams.devstack;
 
 import io.agentteams.devstack.ServiceStack.DatabaseAccess;
 import io.agentteams.devstack.ServiceStack.Service;
+import io.agentteams.devstack.process.ChildProcess;
+import io.agentteams.devstack.process.ProcessStack;
+import io.agentteams.platform.embedded.FolderLock;
 import io.agentteams.platform.embedded.LocalKafka;
 import io.agentteams.platform.embedded.LocalPostgres;
-import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
 
 /**
  * The embedded default: an embedded Postgres and Kafka (KRaft) and all five services on fixed
  * loopback ports, with data kept under {@code .devstack/} so a restart keeps the teams. Stops
- * cleanly on Ctrl+C.
+ * cleanly on Ctrl+C or SIGTERM: the services first (the gateway first of them), then Kafka, then
+ * Postgres. A second start on a data folder in use refuses and leaves the running stack alone.
  *
- * <p>Settings (system properties): {@code agentteams.devstack.dir} (default {@code .devstack}),
- * {@code agentteams.devstack.postgres-port} (5433), {@code agentteams.devstack.kafka-port} (9092),
- * {@code agentteams.devstack.kafka-controller-port} (9093), and the service ports {@code
- * agentteams.devstack.port.<service>} (gateway 8080, team 8081, mailbox 8082, task-board 8083,
- * scheduler 8084).
+ * <p>Settings (system properties, all under {@code agentteams.devstack.}):
+ *
+ * <ul>
+ *   <li>{@code dir} — the data folder (default {@code .devstack});
+ *   <li>{@code mode} — {@code single} (default: everything in this JVM) or {@code processes} (Kafka
+ *       and every service in a JVM of its own, each started again when it ends unasked, so any part
+ *       can be killed; logs in {@code <dir>/logs/});
+ *   <li>{@code replicas} — replicas of each service in processes mode (default 1; with more, each
+ *       service's port is a front that spreads connections over its live replicas);
+ *   <li>{@code postgres-port} (5433), {@code kafka-port} (9092), {@code kafka-controller-port}
+ *       (9093);
+ *   <li>{@code port.ui-gateway} (8080), {@code port.team-service} (8081), {@code
+ *       port.mailbox-service} (8082), {@code port.task-board-service} (8083), {@code
+ *       port.scheduler-service} (8084).
+ * </ul>
  */
 public final class DevStack {
+
+  /** Every service of the embedded stack gets these besides its own configuration. */
+  static final Map<String, Object> DEVELOPMENT_PROPERTIES =
+      Map.of(
+          // DEVELOPMENT ONLY: tokens for anyone who asks, from POST /dev/tokens.
+          "agentteams.gateway.identity.dev-identity-enabled",
+          true,
+          // Every request traced; logs are text with trace and span ids. Spans leave the process
+          // only where MANAGEMENT_OPENTELEMETRY_TRACING_EXPORT_OTLP_ENDPOINT is set.
+          "management.tracing.sampling.probability",
+          1.0,
+          // DEVELOPMENT ONLY: everyone signed in to the console may see the operator page.
+          "agentteams.gateway.console.operators",
+          "*",
+          // A replica killed and not started again hands its partitions over after this.
+          "spring.kafka.consumer.properties.session.timeout.ms",
+          10_000,
+          "spring.kafka.consumer.properties.heartbeat.interval.ms",
+          1_000);
 
   private DevStack() {}
 
   public static void main(String[] args) throws InterruptedException {
     long started = System.nanoTime();
-    Path home =
-        Path.of(System.getProperty("agentteams.devstack.dir", ".devstack")).toAbsolutePath();
+    DevStackSettings settings = DevStackSettings.fromSystemProperties();
+    if (settings.mode() == DevStackSettings.Mode.PROCESSES
+        && System.getProperty("logback.configurationFile") == null) {
+      // Before anything logs: no service runs in this JVM to set up its logging.
+      System.setProperty("logback.configurationFile", "devstack-supervisor-logback.xml");
+    }
+    FolderLock folder;
+    try {
+      folder =
+          FolderLock.acquire(
+              settings.home().resolve("devstack.lock"),
+              "The Agent Teams data folder " + settings.home());
+    } catch (FolderLock.FolderInUseException inUse) {
+      System.err.println("Agent Teams: not started. " + inUse.getMessage());
+      System.exit(2);
+      return;
+    }
     LocalPostgres postgres =
         LocalPostgres.start(
-            home.resolve("postgres"),
-            home.resolve("binaries"),
-            Integer.getInteger("agentteams.devstack.postgres-port", 5433));
-    LocalKafka kafka =
-        LocalKafka.start(
-            home.resolve("kafka"),
-            Integer.getInteger("agentteams.devstack.kafka-port", 9092),
-            Integer.getInteger("agentteams.devstack.kafka-controller-port", 9093),
-            12);
-    Map<Service, DatabaseAccess> databases = new EnumMap<>(Service.class);
-    Map<Service, Integer> ports = new EnumMap<>(Service.class);
-    int[] defaultPorts = {8081, 8082, 8083, 8084, 8080};
-    for (Service service : Service.values()) {
-      ports.put(
-          service,
-          Integer.getInteger(
-              "agentteams.devstack.port." + service.id(), defaultPorts[service.ordinal()]));
-      if (service.database() != null) {
-        postgres.createDatabase(service.database());
-        databases.put(
-            service,
-            new DatabaseAccess(
-                postgres.r2dbcUrl(service.database()),
-                postgres.jdbcUrl(service.database()),
-                LocalPostgres.USER,
-                ""));
-      }
-    }
-    ServiceStack stack;
-    try {
-      stack =
-          ServiceStack.start(
-              new ServiceStack.Settings(
-                  kafka.bootstrapServers(),
-                  databases,
-                  ports,
-                  Map.of(
-                      "agentteams.gateway.identity.dev-identity-enabled",
-                      true,
-                      // Every request traced; logs are text with trace and span ids. Spans leave
-                      // the process only where
-                      // MANAGEMENT_OPENTELEMETRY_TRACING_EXPORT_OTLP_ENDPOINT
-                      // is set in the environment.
-                      "management.tracing.sampling.probability",
-                      1.0,
-                      // DEVELOPMENT ONLY: everyone signed in to the console may see the operator
-                      // page.
-                      "agentteams.gateway.console.operators",
-                      "*")));
-    } catch (RuntimeException e) {
-      kafka.close();
-      postgres.close();
-      throw e;
-    }
+            settings.home().resolve("postgres"),
+            settings.home().resolve("binaries"),
+            settings.postgresPort());
+    AtomicReference<Running> running = new AtomicReference<>();
     CountDownLatch stopped = new CountDownLatch(1);
+    // Registered before the parts start, so that a stop while they start stops them too.
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
                   System.out.println("Agent Teams: stopping...");
-                  stack.close();
-                  kafka.close();
+                  Running parts = running.get();
+                  if (parts != null) {
+                    parts.close();
+                  }
                   postgres.close();
+                  folder.close();
+                  System.out.println("Agent Teams: stopped.");
                   stopped.countDown();
                 },
                 "devstack-stop"));
+    Running stack;
+    try {
+      stack =
+          settings.mode() == DevStackSettings.Mode.PROCESSES
+              ? processes(settings, postgres)
+              : single(settings, postgres);
+      running.set(stack);
+      stack.start();
+    } catch (RuntimeException e) {
+      System.err.println("Agent Teams: could not start: " + e.getMessage());
+      e.printStackTrace();
+      // The hook stops what did start.
+      System.exit(1);
+      return;
+    }
     String gateway = stack.url(Service.GATEWAY);
     System.out.printf(
         """
@@ -108,11 +132,11 @@ public final class DevStack {
           Token:    curl -s -X POST %s/dev/tokens -H 'Content-Type: application/json' -d '{"owner_id":"alice"}'
                     (development identity only; send it as 'Authorization: Bearer <access_token>')
           Services: team %s, mailbox %s, task-board %s, scheduler %s
-          Kafka %s, Postgres 127.0.0.1:%d
+          Kafka %s, Postgres 127.0.0.1:%d%s
         Press Ctrl+C to stop.
         %n""",
         Duration.ofNanos(System.nanoTime() - started).toSeconds(),
-        home,
+        settings.home(),
         gateway,
         gateway,
         gateway,
@@ -121,8 +145,148 @@ public final class DevStack {
         stack.url(Service.MAILBOX),
         stack.url(Service.TASK_BOARD),
         stack.url(Service.SCHEDULER),
-        kafka.bootstrapServers(),
-        postgres.port());
+        stack.kafkaBootstrapServers(),
+        postgres.port(),
+        stack.processes());
     stopped.await();
+  }
+
+  /** Kafka and the services, however they run; Postgres is started and stopped around them. */
+  private interface Running extends AutoCloseable {
+
+    /** Starts Kafka, then the services. */
+    void start();
+
+    String url(Service service);
+
+    String kafkaBootstrapServers();
+
+    /** Lines about the processes an operator may kill, or nothing. */
+    String processes();
+
+    /** Stops the services (the gateway first), then Kafka. */
+    @Override
+    void close();
+  }
+
+  private static Map<Service, DatabaseAccess> databases(LocalPostgres postgres) {
+    Map<Service, DatabaseAccess> databases = new EnumMap<>(Service.class);
+    for (Service service : Service.values()) {
+      if (service.database() != null) {
+        postgres.createDatabase(service.database());
+        databases.put(
+            service,
+            new DatabaseAccess(
+                postgres.r2dbcUrl(service.database()),
+                postgres.jdbcUrl(service.database()),
+                LocalPostgres.USER,
+                ""));
+      }
+    }
+    return databases;
+  }
+
+  private static Running single(DevStackSettings settings, LocalPostgres postgres) {
+    Map<String, Object> properties = new LinkedHashMap<>(DEVELOPMENT_PROPERTIES);
+    // One replica of each, whose name survives a restart of the stack.
+    properties.put("agentteams.consumer.instance-id", "devstack");
+    return new Running() {
+      private volatile LocalKafka kafka;
+      private volatile ServiceStack services;
+
+      @Override
+      public void start() {
+        kafka =
+            LocalKafka.start(
+                settings.home().resolve("kafka"),
+                settings.kafkaPort(),
+                settings.kafkaControllerPort(),
+                12);
+        services =
+            ServiceStack.start(
+                new ServiceStack.Settings(
+                    kafka.bootstrapServers(), databases(postgres), settings.ports(), properties));
+      }
+
+      @Override
+      public String url(Service service) {
+        return services.url(service);
+      }
+
+      @Override
+      public String kafkaBootstrapServers() {
+        return kafka.bootstrapServers();
+      }
+
+      @Override
+      public String processes() {
+        return "";
+      }
+
+      @Override
+      public void close() {
+        if (services != null) {
+          services.close();
+        }
+        if (kafka != null) {
+          // The broker's own shutdown closes one of its clients twice and warns about it; every
+          // other client is gone by now.
+          LoggingSystem.get(DevStack.class.getClassLoader())
+              .setLogLevel("org.apache.kafka.clients.NetworkClient", LogLevel.ERROR);
+          kafka.close();
+          System.out.println("Agent Teams: stopped Kafka");
+        }
+      }
+    };
+  }
+
+  private static Running processes(DevStackSettings settings, LocalPostgres postgres) {
+    ProcessStack stack =
+        ProcessStack.create(
+            new ProcessStack.Settings(
+                settings.home(),
+                System.getProperty("java.class.path"),
+                settings.replicas(),
+                settings.ports(),
+                settings.kafkaPort(),
+                settings.kafkaControllerPort(),
+                databases(postgres),
+                DEVELOPMENT_PROPERTIES,
+                true));
+    return new Running() {
+      @Override
+      public void start() {
+        stack.start();
+      }
+
+      @Override
+      public String url(Service service) {
+        return stack.url(service);
+      }
+
+      @Override
+      public String kafkaBootstrapServers() {
+        return stack.kafkaBootstrapServers();
+      }
+
+      @Override
+      public String processes() {
+        List<String> lines = new ArrayList<>();
+        Function<ChildProcess, String> pid =
+            p -> p.handle().map(h -> Long.toString(h.pid())).orElse("-");
+        for (ChildProcess process : stack.processes()) {
+          lines.add(
+              String.format(
+                  "    %-22s pid %-8s %s", process.name(), pid.apply(process), process.logFile()));
+        }
+        return "\n  Processes (each is started again when it ends; kill -9 any of them):\n"
+            + String.join("\n", lines);
+      }
+
+      @Override
+      public void close() {
+        stack.close();
+      }
+    };
   }
 }

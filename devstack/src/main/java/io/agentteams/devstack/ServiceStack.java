@@ -10,8 +10,11 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -23,26 +26,63 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 public final class ServiceStack implements AutoCloseable {
 
+  private static final Logger log = LoggerFactory.getLogger(ServiceStack.class);
+
   /** The services in start order: the gateway last, once it knows where the others listen. */
   public enum Service {
-    TEAM("team-service", "team", TeamApplication::application),
-    MAILBOX("mailbox-service", "mailbox", MailboxApplication::application),
-    TASK_BOARD("task-board-service", "taskboard", TaskBoardApplication::application),
-    SCHEDULER("scheduler-service", "scheduler", SchedulerApplication::application),
-    GATEWAY("ui-gateway", null, GatewayApplication::application);
+    TEAM("team-service", "team", 8081, TeamApplication.class, TeamApplication::application),
+    MAILBOX(
+        "mailbox-service",
+        "mailbox",
+        8082,
+        MailboxApplication.class,
+        MailboxApplication::application),
+    TASK_BOARD(
+        "task-board-service",
+        "taskboard",
+        8083,
+        TaskBoardApplication.class,
+        TaskBoardApplication::application),
+    SCHEDULER(
+        "scheduler-service",
+        "scheduler",
+        8084,
+        SchedulerApplication.class,
+        SchedulerApplication::application),
+    GATEWAY("ui-gateway", null, 8080, GatewayApplication.class, GatewayApplication::application);
 
     private final String id;
     private final @Nullable String database;
+    private final int defaultPort;
+    private final Class<?> mainClass;
     private final Supplier<SpringApplication> application;
 
-    Service(String id, @Nullable String database, Supplier<SpringApplication> application) {
+    Service(
+        String id,
+        @Nullable String database,
+        int defaultPort,
+        Class<?> mainClass,
+        Supplier<SpringApplication> application) {
       this.id = id;
       this.database = database;
+      this.defaultPort = defaultPort;
+      this.mainClass = mainClass;
       this.application = application;
     }
 
+    /** The service's name, as in its configuration file and the port property. */
     public String id() {
       return id;
+    }
+
+    /** The port of the embedded default. */
+    public int defaultPort() {
+      return defaultPort;
+    }
+
+    /** The class whose {@code main} runs the service in a JVM of its own. */
+    public String mainClass() {
+      return mainClass.getName();
     }
 
     /** The service's own database, or null for the gateway. */
@@ -98,17 +138,38 @@ public final class ServiceStack implements AutoCloseable {
   }
 
   private ConfigurableApplicationContext run(Service service, Settings settings) {
+    Map<String, Object> properties = properties(service, settings, this::url);
+    // One logging system serves every service in this JVM; the thread names tell them apart.
+    properties.put("logging.include-application-name", false);
+    SpringApplication application = service.application.get();
+    Map<String, Object> defaults = new LinkedHashMap<>();
+    defaults.put("spring.config.name", service.id());
+    application.setDefaultProperties(defaults);
+    // Whoever owns the stack stops it, services before the broker and the database they use
+    // (close()); Spring's own hook would stop each service at the same time as those.
+    application.setRegisterShutdownHook(false);
+    List<String> args = new ArrayList<>();
+    properties.forEach((key, value) -> args.add("--" + key + "=" + value));
+    return application.run(args.toArray(String[]::new));
+  }
+
+  /**
+   * The properties that run one service against the settings, as command-line arguments of a Spring
+   * application in this JVM or in one of its own.
+   *
+   * @param urlOf where the gateway reaches each other service
+   */
+  public static Map<String, Object> properties(
+      Service service, Settings settings, Function<Service, String> urlOf) {
     Map<String, Object> properties = new LinkedHashMap<>(settings.properties());
     properties.put("spring.kafka.bootstrap-servers", settings.kafkaBootstrapServers());
     properties.put("server.port", settings.ports().getOrDefault(service, 0));
     properties.put("spring.main.banner-mode", "off");
-    // One logging system serves every service in this JVM; the thread names tell them apart.
-    properties.put("logging.include-application-name", false);
     if (service == Service.GATEWAY) {
-      properties.put("agentteams.gateway.services.team", url(Service.TEAM));
-      properties.put("agentteams.gateway.services.mailbox", url(Service.MAILBOX));
-      properties.put("agentteams.gateway.services.task-board", url(Service.TASK_BOARD));
-      properties.put("agentteams.gateway.services.scheduler", url(Service.SCHEDULER));
+      properties.put("agentteams.gateway.services.team", urlOf.apply(Service.TEAM));
+      properties.put("agentteams.gateway.services.mailbox", urlOf.apply(Service.MAILBOX));
+      properties.put("agentteams.gateway.services.task-board", urlOf.apply(Service.TASK_BOARD));
+      properties.put("agentteams.gateway.services.scheduler", urlOf.apply(Service.SCHEDULER));
     } else {
       DatabaseAccess db = settings.databases().get(service);
       properties.put("spring.r2dbc.url", db.r2dbcUrl());
@@ -117,18 +178,12 @@ public final class ServiceStack implements AutoCloseable {
       properties.put("spring.flyway.url", db.jdbcUrl());
       properties.put("spring.flyway.user", db.username());
       properties.put("spring.flyway.password", db.password());
-      // The gateway's classes share this classpath; only the gateway routes, signs people in
-      // and renders pages.
+      // The gateway's classes share the stack's class path; only the gateway routes, signs people
+      // in and renders pages.
       properties.put("spring.cloud.gateway.server.webflux.enabled", false);
       properties.put("spring.autoconfigure.exclude", String.join(",", GATEWAY_ONLY));
     }
-    SpringApplication application = service.application.get();
-    Map<String, Object> defaults = new LinkedHashMap<>();
-    defaults.put("spring.config.name", service.id());
-    application.setDefaultProperties(defaults);
-    List<String> args = new ArrayList<>();
-    properties.forEach((key, value) -> args.add("--" + key + "=" + value));
-    return application.run(args.toArray(String[]::new));
+    return properties;
   }
 
   /** The port a running service listens on. */
@@ -157,6 +212,7 @@ public final class ServiceStack implements AutoCloseable {
     Collections.reverse(started);
     for (Service service : started) {
       contexts.remove(service).close();
+      log.info("Stopped {}", service.id());
     }
   }
 }

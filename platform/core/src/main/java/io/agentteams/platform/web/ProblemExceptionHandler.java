@@ -76,7 +76,11 @@ public final class ProblemExceptionHandler implements WebExceptionHandler, Order
       return problem;
     }
     if (error instanceof ErrorResponse response && response.getStatusCode().is4xxClientError()) {
-      return clientError(response.getStatusCode(), response.getBody().getDetail());
+      String detail =
+          response.getStatusCode().value() == 404
+              ? "there is nothing at " + exchange.getRequest().getPath().value()
+              : response.getBody().getDetail();
+      return clientError(response.getStatusCode(), detail);
     }
     String request = exchange.getRequest().getMethod() + " " + exchange.getRequest().getPath();
     Throwable unavailable = unavailableCause(error);

@@ -46,6 +46,26 @@ public final class LocalKafka implements AutoCloseable {
       Path logDir, int brokerPort, int controllerPort, int defaultPartitions) {
     int broker = brokerPort == 0 ? FreePorts.next() : brokerPort;
     int controller = controllerPort == 0 ? FreePorts.next() : controllerPort;
+    KafkaConfig config =
+        new KafkaConfig(serverProperties(logDir, broker, controller, defaultPartitions), false);
+    format(logDir);
+    KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
+    server.startup();
+    log.info("Kafka (KRaft) listening on 127.0.0.1:{}, data in {}", broker, logDir);
+    return new LocalKafka(server, broker);
+  }
+
+  /**
+   * The settings of a single combined broker and controller on loopback, as this class runs it and
+   * as a broker in a process of its own can be given them ({@code kafka.Kafka server.properties}).
+   *
+   * @param logDir where the broker keeps its data (created here)
+   * @param broker the client port
+   * @param controller the KRaft controller port
+   * @param defaultPartitions partitions of auto-created topics
+   */
+  public static Properties serverProperties(
+      Path logDir, int broker, int controller, int defaultPartitions) {
     try {
       Files.createDirectories(logDir);
     } catch (IOException e) {
@@ -74,15 +94,11 @@ public final class LocalKafka implements AutoCloseable {
     props.put("group.initial.rebalance.delay.ms", "0");
     props.put("log.retention.hours", "168");
     props.put("log.segment.bytes", Integer.toString(64 * 1024 * 1024));
-    KafkaConfig config = new KafkaConfig(props, false);
-    format(logDir);
-    KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
-    server.startup();
-    log.info("Kafka (KRaft) listening on 127.0.0.1:{}, data in {}", broker, logDir);
-    return new LocalKafka(server, broker);
+    return props;
   }
 
-  private static void format(Path logDir) {
+  /** Formats the log directory as a new single-node cluster, unless it was formatted before. */
+  public static void format(Path logDir) {
     if (Files.exists(logDir.resolve("meta.properties"))) {
       return;
     }

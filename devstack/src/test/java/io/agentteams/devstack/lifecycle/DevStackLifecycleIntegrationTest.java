@@ -1,0 +1,109 @@
+package io.agentteams.devstack.lifecycle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentteams.devstack.support.Api;
+import io.agentteams.devstack.support.DevStackProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The run command's stack as its users meet it, in a JVM of its own: a second start on its data
+ * folder refuses and leaves it serving, and SIGTERM stops it in order — services, then Kafka, then
+ * Postgres — without a warning or an error on the way.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DevStackLifecycleIntegrationTest {
+
+  @TempDir static Path dir;
+
+  private static Map<String, String> settings;
+  private static DevStackProcess first;
+
+  @BeforeAll
+  static void startTheStack() {
+    settings = DevStackProcess.freshSettings(dir.resolve("devstack"));
+    first = DevStackProcess.launch("lifecycle-first", settings).awaitUp(Duration.ofMinutes(6));
+  }
+
+  @AfterAll
+  static void stopTheStack() {
+    if (first != null) {
+      first.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void aSecondStartOnTheSameFolderRefusesClearlyAndTheFirstStackKeepsServing() {
+    Api api = new Api(first.gatewayUrl());
+    String before = api.ownerToken("alice");
+
+    int exit;
+    String refusal;
+    try (DevStackProcess second = DevStackProcess.launch("lifecycle-second", settings)) {
+      exit = second.awaitExit(Duration.ofMinutes(2));
+      refusal = second.output();
+    }
+
+    assertThat(exit).as(refusal).isEqualTo(2);
+    assertThat(refusal)
+        .contains("Agent Teams: not started.")
+        .contains("is in use by process " + first.pid());
+    assertThat(first.isAlive()).isTrue();
+    // Every part of the first stack still works, its database included.
+    String token = api.ownerToken("alice");
+    assertThat(token).isNotBlank().isNotEqualTo(before);
+    assertThat(
+            api.post(
+                    "/api/v1/agents",
+                    token,
+                    Map.of("id", "still-serving", "name", "Written after the refused start"))
+                .status())
+        .isEqualTo(201);
+    assertThat(api.get("/api/v1/agents/still-serving", token).ok().get("name").asString())
+        .isEqualTo("Written after the refused start");
+  }
+
+  @Test
+  @Order(2)
+  void sigtermStopsTheServicesThenKafkaThenPostgresWithoutAWarningOrAnError() throws Exception {
+    Path postmasterPid = dir.resolve("devstack/postgres/postmaster.pid");
+    long postmaster = Long.parseLong(Files.readAllLines(postmasterPid).get(0).trim());
+
+    first.terminate();
+    int exit = first.awaitExit(Duration.ofMinutes(2));
+
+    String output = first.output();
+    String shutdown = output.substring(output.indexOf("Agent Teams: stopping..."));
+    assertThat(exit).as(shutdown).isIn(0, 143);
+    List<String> complaints =
+        Arrays.stream(shutdown.split("\n"))
+            .filter(line -> line.matches(".*\\b(WARN|ERROR)\\b.*"))
+            .toList();
+    assertThat(complaints).as(shutdown).isEmpty();
+    assertThat(shutdown)
+        .containsSubsequence(
+            "Stopped ui-gateway",
+            "Stopped scheduler-service",
+            "Stopped task-board-service",
+            "Stopped mailbox-service",
+            "Stopped team-service",
+            "Agent Teams: stopped Kafka",
+            "Agent Teams: stopped.");
+    assertThat(ProcessHandle.of(postmaster).filter(ProcessHandle::isAlive))
+        .as("Postgres stopped with the stack")
+        .isEmpty();
+  }
+}

@@ -1,0 +1,139 @@
+package io.agentteams.devstack.support;
+
+import static org.awaitility.Awaitility.await;
+
+import io.agentteams.devstack.DevStack;
+import io.agentteams.platform.embedded.FreePorts;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The run command's launcher ({@link DevStack}) in a JVM of its own, as a user starts it, on a data
+ * folder and loopback ports of the test's choosing; its output goes to a file the test reads.
+ */
+public final class DevStackProcess implements AutoCloseable {
+
+  private final Process process;
+  private final Path output;
+  private final Map<String, String> settings;
+
+  private DevStackProcess(Process process, Path output, Map<String, String> settings) {
+    this.process = process;
+    this.output = output;
+    this.settings = settings;
+  }
+
+  /** Free loopback ports for every part, on the given data folder. */
+  public static Map<String, String> freshSettings(Path dir) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    settings.put("agentteams.devstack.dir", dir.toString());
+    for (String port :
+        List.of(
+            "postgres-port",
+            "kafka-port",
+            "kafka-controller-port",
+            "port.ui-gateway",
+            "port.team-service",
+            "port.mailbox-service",
+            "port.task-board-service",
+            "port.scheduler-service")) {
+      settings.put("agentteams.devstack." + port, Integer.toString(FreePorts.next()));
+    }
+    return settings;
+  }
+
+  /** Launches it; {@code name} names its output file. */
+  public static DevStackProcess launch(String name, Map<String, String> settings) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(List.of("-Xms128m", "-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+    settings.forEach((key, value) -> command.add("-D" + key + "=" + value));
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(DevStack.class.getName());
+    Path output = Path.of("target", "devstack-" + name + ".out").toAbsolutePath();
+    try {
+      Files.deleteIfExists(output);
+      Process process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(output.toFile())
+              .start();
+      return new DevStackProcess(process, output, Map.copyOf(settings));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Waits for the banner that says the stack is up. */
+  public DevStackProcess awaitUp(Duration timeout) {
+    await()
+        .atMost(timeout)
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () -> {
+              if (!process.isAlive()) {
+                throw new IllegalStateException(
+                    "the stack ended with " + process.exitValue() + ":\n" + output());
+              }
+              return output().contains("Agent Teams is up");
+            });
+    return this;
+  }
+
+  public String gatewayUrl() {
+    return "http://127.0.0.1:" + settings.get("agentteams.devstack.port.ui-gateway");
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** Everything it printed so far. */
+  public String output() {
+    try {
+      return Files.exists(output) ? Files.readString(output, StandardCharsets.UTF_8) : "";
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Waits for it to end and returns its exit code. */
+  public int awaitExit(Duration timeout) {
+    try {
+      if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new IllegalStateException("still running after " + timeout + ":\n" + output());
+      }
+      return process.exitValue();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** SIGTERM, as Ctrl+C or an orchestrator sends. */
+  public void terminate() {
+    process.destroy();
+  }
+
+  @Override
+  public void close() {
+    if (process.isAlive()) {
+      process.destroy();
+      awaitExit(Duration.ofMinutes(2));
+    }
+  }
+}
