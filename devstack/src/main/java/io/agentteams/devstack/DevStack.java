@@ -240,13 +240,21 @@ public final class DevStack {
     };
   }
 
+  private static Map<Service, Integer> replicas(int each) {
+    Map<Service, Integer> replicas = new EnumMap<>(Service.class);
+    for (Service service : Service.values()) {
+      replicas.put(service, each);
+    }
+    return replicas;
+  }
+
   private static Running processes(DevStackSettings settings, LocalPostgres postgres) {
     ProcessStack stack =
         ProcessStack.create(
             new ProcessStack.Settings(
                 settings.home(),
                 System.getProperty("java.class.path"),
-                settings.replicas(),
+                replicas(settings.replicas()),
                 settings.ports(),
                 settings.kafkaPort(),
                 settings.kafkaControllerPort(),

@@ -52,7 +52,8 @@ public final class ProcessStack implements AutoCloseable {
    *
    * @param home the data folder: Kafka's data, the parts' logs
    * @param classpath the class path of every part's JVM (the run command's, resolved by the build)
-   * @param replicas replicas of each service (1 or more)
+   * @param replicas replicas of each service (0 to 4, 0 for a service not run at all; 1 for a
+   *     service not named)
    * @param ports the address of each service (its front when it has several replicas)
    * @param kafkaPort the broker's client port (0 for any free one)
    * @param kafkaControllerPort the broker's controller port (0 for any free one)
@@ -63,7 +64,7 @@ public final class ProcessStack implements AutoCloseable {
   public record Settings(
       Path home,
       String classpath,
-      int replicas,
+      Map<Service, Integer> replicas,
       Map<Service, Integer> ports,
       int kafkaPort,
       int kafkaControllerPort,
@@ -72,9 +73,19 @@ public final class ProcessStack implements AutoCloseable {
       boolean restartOnExit) {
 
     public Settings {
-      if (replicas < 1 || replicas > 4) {
-        throw new IllegalArgumentException("replicas must be 1 to 4, got " + replicas);
-      }
+      replicas = Map.copyOf(replicas);
+      replicas.forEach(
+          (service, count) -> {
+            if (count < 0 || count > 4) {
+              throw new IllegalArgumentException(
+                  "replicas of " + service.id() + " must be 0 to 4, got " + count);
+            }
+          });
+    }
+
+    /** The replicas of one service. */
+    public int replicas(Service service) {
+      return replicas.getOrDefault(service, 1);
     }
   }
 
@@ -280,12 +291,12 @@ public final class ProcessStack implements AutoCloseable {
     Map<Service, List<Integer>> replicaPorts = new EnumMap<>(Service.class);
     for (Service service : Service.values()) {
       int port = settings.ports().getOrDefault(service, service.defaultPort());
-      if (settings.replicas() == 1) {
+      if (settings.replicas(service) <= 1) {
         replicaPorts.put(service, List.of(port == 0 ? FreePorts.next() : port));
         ports.put(service, replicaPorts.get(service).get(0));
       } else {
         List<Integer> own = new ArrayList<>();
-        for (int i = 0; i < settings.replicas(); i++) {
+        for (int i = 0; i < settings.replicas(service); i++) {
           own.add(FreePorts.next());
         }
         replicaPorts.put(service, own);
@@ -297,7 +308,7 @@ public final class ProcessStack implements AutoCloseable {
     for (Service service : Service.values()) {
       List<ChildProcess> own = new ArrayList<>();
       List<Integer> servicePorts = replicaPorts.get(service);
-      for (int i = 0; i < servicePorts.size(); i++) {
+      for (int i = 0; i < settings.replicas(service); i++) {
         own.add(replica(service, i + 1, servicePorts.get(i)));
       }
       replicas.put(service, own);
