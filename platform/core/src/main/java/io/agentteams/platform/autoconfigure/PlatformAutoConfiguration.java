@@ -13,12 +13,13 @@ import io.agentteams.platform.tracing.EventTracing;
 import io.agentteams.platform.web.CallerArgumentResolver;
 import io.agentteams.platform.web.CallerWebFilter;
 import io.agentteams.platform.web.ProblemDetailsAdvice;
+import io.agentteams.platform.web.ProblemExceptionHandler;
 import io.agentteams.platform.web.StreamDrain;
+import io.agentteams.platform.web.UndecodableRequests;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
-import io.agentteams.platform.web.ProblemExceptionHandler;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,6 +33,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.web.reactive.config.WebFluxConfigurer;
@@ -146,6 +148,12 @@ public class PlatformAutoConfiguration {
   @Bean
   ProblemExceptionHandler problemExceptionHandler() {
     return new ProblemExceptionHandler();
+  }
+
+  /** Requests the HTTP decoder cannot read are answered with Problem Details too. */
+  @Bean
+  NettyServerCustomizer undecodableRequestsAnswerProblemDetails() {
+    return UndecodableRequests.customizer();
   }
 
   @Bean

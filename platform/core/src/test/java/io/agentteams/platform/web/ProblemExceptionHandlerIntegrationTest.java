@@ -6,12 +6,17 @@ import io.agentteams.platform.embedded.FreePorts;
 import io.agentteams.platform.test.RealInfrastructure;
 import io.r2dbc.postgresql.PostgresqlConnectionConfiguration;
 import io.r2dbc.postgresql.PostgresqlConnectionFactory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpHeaders;
@@ -81,6 +86,7 @@ class ProblemExceptionHandlerIntegrationTest {
   }
 
   @Autowired WebTestClient web;
+  @LocalServerPort int port;
 
   @Test
   void anUnknownPathIsA404Problem() {
@@ -120,6 +126,37 @@ class ProblemExceptionHandlerIntegrationTest {
     assertThat(problem.get("code").asString()).isEqualTo("internal-error");
     assertThat(problem.get("reference").asString()).isNotBlank();
     assertThat(problem.toString()).doesNotContain("secret internal detail");
+  }
+
+  @Test
+  void aRequestLineLongerThanTheServerReadsIsA414ProblemOnAFreshConnection() throws Exception {
+    HttpResponse<String> response = firstRequestOfAConnection("/samples/" + "x".repeat(80_000), "");
+    assertThat(response.statusCode()).isEqualTo(414);
+    assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+    assertThat(response.body()).contains("\"code\":\"uri-too-long\"", "\"status\":414");
+  }
+
+  @Test
+  void headersLargerThanTheServerReadsAreA431ProblemOnAFreshConnection() throws Exception {
+    HttpResponse<String> response =
+        firstRequestOfAConnection("/samples/widget", "y".repeat(20_000));
+    assertThat(response.statusCode()).isEqualTo(431);
+    assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+    assertThat(response.body()).contains("\"code\":\"headers-too-large\"");
+  }
+
+  /** A new client, so that the request is the first its connection carries. */
+  private HttpResponse<String> firstRequestOfAConnection(String path, String bigHeader)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
+    if (!bigHeader.isEmpty()) {
+      request.header("X-Big", bigHeader);
+    }
+    return HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .build()
+        .send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private static JsonNode problem(WebTestClient.ResponseSpec exchange, int status) {
