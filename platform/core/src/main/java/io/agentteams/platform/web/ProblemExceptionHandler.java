@@ -12,6 +12,8 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.web.ErrorResponse;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.server.ServerErrorException;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebExceptionHandler;
 import reactor.core.publisher.Mono;
@@ -74,6 +76,15 @@ public final class ProblemExceptionHandler implements WebExceptionHandler, Order
   private static ProblemException problemOf(ServerWebExchange exchange, Throwable error) {
     if (error instanceof ProblemException problem) {
       return problem;
+    }
+    if (error instanceof ServerErrorException missing
+        && missing.getMethodParameter() != null
+        && missing.getMethodParameter().hasParameterAnnotation(PathVariable.class)) {
+      // A path segment that decodes to nothing (e.g. "%20") leaves its variable "missing", which
+      // the framework reports as its own fault; it is the request's.
+      return WebProblems.invalid(
+          "invalid-path",
+          "the path's " + missing.getMethodParameter().getParameterName() + " is missing or blank");
     }
     if (error instanceof ErrorResponse response && response.getStatusCode().is4xxClientError()) {
       String detail =

@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -23,6 +24,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
@@ -72,6 +74,11 @@ class ProblemExceptionHandlerIntegrationTest {
       return Mono.just(widget);
     }
 
+    @GetMapping("/samples/things/{thingId}")
+    public Mono<String> thing(@PathVariable UUID thingId) {
+      return Mono.just(thingId.toString());
+    }
+
     @GetMapping("/samples/broken")
     public Mono<String> broken() {
       return Mono.error(new IllegalStateException("secret internal detail"));
@@ -110,6 +117,13 @@ class ProblemExceptionHandlerIntegrationTest {
             .bodyValue("name=widget")
             .exchange();
     assertThat(problem(exchange, 415).get("code").asString()).isEqualTo("unsupported-media-type");
+  }
+
+  @Test
+  void aPathIdThatDecodesToNothingIsA400ProblemNotAServerError() {
+    var exchange =
+        web.get().uri(URI.create("http://127.0.0.1:" + port + "/samples/things/%20")).exchange();
+    assertThat(problem(exchange, 400).get("code").asString()).isEqualTo("invalid-path");
   }
 
   @Test
