@@ -43,6 +43,7 @@ final class Admission {
   private final List<Team> teams;
   private final int requestsPerMember;
   private final Duration work;
+  private final Duration pace;
   private final History<Request> requests = new History<>();
   private final History<Report> reports = new History<>();
   private final AtomicInteger requestersRunning = new AtomicInteger();
@@ -55,12 +56,14 @@ final class Admission {
   /**
    * @param requestsPerMember how many requests the owner sends each member, one after another
    * @param work how long the scripted agent works on a job
+   * @param pace how long the owner waits between two requests to one member
    */
-  Admission(Client client, List<Team> teams, int requestsPerMember, Duration work) {
+  Admission(Client client, List<Team> teams, int requestsPerMember, Duration work, Duration pace) {
     this.client = client;
     this.teams = List.copyOf(teams);
     this.requestsPerMember = requestsPerMember;
     this.work = work;
+    this.pace = pace;
   }
 
   History<Request> requests() {
@@ -120,6 +123,7 @@ final class Admission {
           }
           Pause.backOff();
         }
+        LockSupport.parkNanos(pace.toNanos());
       }
     } finally {
       requestersRunning.decrementAndGet();

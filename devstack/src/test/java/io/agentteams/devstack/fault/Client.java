@@ -106,9 +106,18 @@ public final class Client {
     }
   }
 
+  /**
+   * Whether an error answer is Problem Details, or the one error answer designed as a result: a
+   * public-state update whose revision was stale answers 409 with {@code conflict: true} and the
+   * current entry (DESIGN.md, public state).
+   */
   private static boolean isProblem(Reply reply) {
     if (!reply.contentType().startsWith("application/problem+json")) {
-      return false;
+      try {
+        return reply.status() == 409 && reply.json().path("conflict").asBoolean(false);
+      } catch (RuntimeException unreadable) {
+        return false;
+      }
     }
     try {
       JsonNode body = reply.json();

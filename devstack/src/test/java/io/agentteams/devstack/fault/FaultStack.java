@@ -106,6 +106,10 @@ final class FaultStack implements AutoCloseable {
     return stack.url(Service.GATEWAY);
   }
 
+  String kafkaBootstrapServers() {
+    return stack.kafkaBootstrapServers();
+  }
+
   ProcessStack processes() {
     return stack;
   }

@@ -89,8 +89,8 @@ final class MailboxKills implements Scenario {
         Recovery.longest(
             faults,
             List.of(
-                t -> messaging.sends().firstOkAfter("send", t),
-                t -> firstDeliveryAfter(messaging, t)));
+                Recovery.Signal.of("send", messaging.sends(), "send"),
+                new Recovery.Signal("delivery", t -> firstDeliveryAfter(messaging, t), t -> true)));
     return new Row(
         name,
         messaging.sends().size() + messaging.reads().size(),

@@ -54,6 +54,7 @@ final class Messaging {
   private final Map<Inbox, ConcurrentSkipListSet<Long>> received = new ConcurrentHashMap<>();
   private final AtomicInteger sendersRunning = new AtomicInteger();
   private final AtomicBoolean stopReading = new AtomicBoolean();
+  private final AtomicBoolean stopSending = new AtomicBoolean();
   private final List<Thread> threads = new ArrayList<>();
   private final AtomicInteger sent = new AtomicInteger();
 
@@ -89,7 +90,10 @@ final class Messaging {
   }
 
   int planned() {
-    return teams.stream().mapToInt(t -> t.members().size()).sum() * messagesPerSender;
+    return (int)
+        Math.min(
+            Integer.MAX_VALUE,
+            (long) teams.stream().mapToInt(t -> t.members().size()).sum() * messagesPerSender);
   }
 
   void start() {
@@ -119,7 +123,7 @@ final class Messaging {
     String from = names.get(index);
     String token = team.members().get(from);
     try {
-      for (int n = 1; n <= messagesPerSender; n++) {
+      for (int n = 1; n <= messagesPerSender && !stopSending.get(); n++) {
         boolean broadcast = broadcastEvery > 0 && n % broadcastEvery == 0;
         String to = broadcast ? null : names.get((index + n) % names.size());
         if (!broadcast && to.equals(from)) {
@@ -241,6 +245,11 @@ final class Messaging {
               message.get("text").asString()));
     }
     return items;
+  }
+
+  /** Stops the senders after the message each is sending (for a workload that runs until told). */
+  void stopSending() {
+    stopSending.set(true);
   }
 
   /** Whether every sender is done (acknowledged, refused or given up on each message). */

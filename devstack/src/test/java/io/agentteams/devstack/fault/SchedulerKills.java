@@ -53,7 +53,8 @@ final class SchedulerKills implements Scenario {
     for (int t = 0; t < 2; t++) {
       teams.add(Team.create(client, owner, tag + "-t" + t, 4));
     }
-    Admission admission = new Admission(client, teams, requestsPerMember, Duration.ofMillis(300));
+    Admission admission =
+        new Admission(client, teams, requestsPerMember, Duration.ofMillis(300), Duration.ZERO);
     admission.start();
     int planned = 8 * requestsPerMember;
     List<FaultStack.Fault> faults = new ArrayList<>();
@@ -93,8 +94,13 @@ final class SchedulerKills implements Scenario {
         Recovery.longest(
             faults,
             List.of(
-                t -> admission.requests().firstOkAfter("request", t),
-                t -> firstStartAfter(admission, t)));
+                Recovery.Signal.of("request", admission.requests(), "request"),
+                new Recovery.Signal(
+                    "admission",
+                    t -> firstStartAfter(admission, t),
+                    t ->
+                        admission.reports().ops().stream()
+                            .anyMatch(op -> op.invokedNanos() >= t))));
     return new Row(
         name,
         admission.requests().size() + admission.reports().size(),
