@@ -5,6 +5,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -16,6 +17,7 @@ import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import reactor.netty.NettyPipeline;
 
@@ -23,7 +25,8 @@ import reactor.netty.NettyPipeline;
  * Answers a request the HTTP decoder could not read — a request line or headers longer than it
  * accepts, or bytes that are not HTTP — with Problem Details (414, 431 or 400), where the server
  * would otherwise answer with an empty body before the application ever sees the request. It sits
- * right after the decoder in each connection's pipeline and closes the connection after answering.
+ * right after the decoder in each connection's pipeline and closes the connection after answering
+ * (its side first, so that a client still sending a body reads the answer).
  */
 public final class UndecodableRequests extends ChannelInboundHandlerAdapter {
 
@@ -55,7 +58,20 @@ public final class UndecodableRequests extends ChannelInboundHandlerAdapter {
       failed = true;
       Throwable cause = http.decoderResult().cause();
       ReferenceCountUtil.release(message);
-      context.writeAndFlush(problem(cause)).addListener(ChannelFutureListener.CLOSE);
+      context
+          .writeAndFlush(problem(cause))
+          .addListener(
+              (ChannelFutureListener)
+                  written -> {
+                    // Closing with the client's body still arriving would reset the connection
+                    // and lose the answer: stop writing, keep discarding what comes, close soon.
+                    if (written.channel() instanceof DuplexChannel duplex) {
+                      duplex.shutdownOutput();
+                      context.executor().schedule((Runnable) context::close, 5, TimeUnit.SECONDS);
+                    } else {
+                      written.channel().close();
+                    }
+                  });
       return;
     }
     context.fireChannelRead(message);

@@ -1,16 +1,22 @@
 package io.agentteams.platform.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.agentteams.platform.embedded.FreePorts;
 import io.agentteams.platform.test.RealInfrastructure;
 import io.r2dbc.postgresql.PostgresqlConnectionConfiguration;
 import io.r2dbc.postgresql.PostgresqlConnectionFactory;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -148,6 +154,36 @@ class ProblemExceptionHandlerIntegrationTest {
     assertThat(response.statusCode()).isEqualTo(414);
     assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
     assertThat(response.body()).contains("\"code\":\"uri-too-long\"", "\"status\":414");
+  }
+
+  /**
+   * A client still sending its body when the answer comes must be able to read the answer: had the
+   * server closed at once, the bytes arriving after would make it reset the connection, and the
+   * client would lose the answer it had already been sent.
+   */
+  @Test
+  void aClientStillSendingItsBodyReadsTheAnswerToARequestLineTooLong() throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", port)) {
+      OutputStream out = socket.getOutputStream();
+      out.write(
+          ("POST /samples/"
+                  + "x".repeat(8_000)
+                  + " HTTP/1.1\r\nHost: x\r\n"
+                  + "Content-Type: application/json\r\nContent-Length: 10000000\r\n\r\n{")
+              .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      InputStream in = socket.getInputStream();
+      await().atMost(Duration.ofSeconds(30)).until(() -> in.available() > 0);
+      // The answer is here; the client goes on sending its body before it reads.
+      byte[] more = new byte[64 * 1024];
+      Arrays.fill(more, (byte) 'y');
+      for (int i = 0; i < 16; i++) {
+        out.write(more);
+      }
+      out.flush();
+      String answer = new String(in.readNBytes(64), StandardCharsets.US_ASCII);
+      assertThat(answer).startsWith("HTTP/1.1 414");
+    }
   }
 
   @Test
