@@ -10,7 +10,7 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
@@ -54,7 +54,9 @@ public final class UndecodableRequests extends ChannelInboundHandlerAdapter {
       ReferenceCountUtil.release(message);
       return;
     }
-    if (message instanceof HttpObject http && http.decoderResult().isFailure()) {
+    // Only a request whose line or headers could not be read: a failure in a body comes after the
+    // application has the request and may have answered it.
+    if (message instanceof HttpRequest http && http.decoderResult().isFailure()) {
       failed = true;
       Throwable cause = http.decoderResult().cause();
       ReferenceCountUtil.release(message);
