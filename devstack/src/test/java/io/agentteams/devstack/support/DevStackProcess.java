@@ -94,6 +94,11 @@ public final class DevStackProcess implements AutoCloseable {
     return "http://127.0.0.1:" + settings.get("agentteams.devstack.port.ui-gateway");
   }
 
+  /** The stack's Postgres data folder. */
+  public Path postgresData() {
+    return Path.of(settings.get("agentteams.devstack.dir")).resolve("postgres");
+  }
+
   public long pid() {
     return process.pid();
   }
