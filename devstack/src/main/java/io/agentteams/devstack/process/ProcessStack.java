@@ -43,7 +43,8 @@ import org.slf4j.LoggerFactory;
 public final class ProcessStack implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(ProcessStack.class);
-  private static final Duration READY_TIMEOUT = Duration.ofMinutes(4);
+  // Generous: on two busy cores a service has taken over four minutes to start.
+  private static final Duration READY_TIMEOUT = Duration.ofMinutes(10);
   private static final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 

@@ -24,7 +24,7 @@ final class FaultStack implements AutoCloseable {
   /** A fault and when it was injected ({@link System#nanoTime()}). */
   record Fault(String what, long injectedNanos) {}
 
-  private static final Duration READY = Duration.ofMinutes(5);
+  private static final Duration READY = Duration.ofMinutes(10);
 
   private final Path home;
   private final Path binaries;
