@@ -6,6 +6,8 @@ import io.agentteams.gateway.console.session.SessionCookies;
 import io.agentteams.gateway.console.session.SessionCsrfTokens;
 import io.agentteams.gateway.console.session.SessionSecurityContexts;
 import io.agentteams.gateway.identity.EdgeIdentityProperties;
+import io.agentteams.platform.web.ProblemResponses;
+import io.agentteams.platform.web.WebProblems;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import org.jspecify.annotations.Nullable;
@@ -23,6 +25,7 @@ import org.springframework.security.web.server.SecurityWebFilterChain;
 import org.springframework.security.web.server.ServerAuthenticationEntryPoint;
 import org.springframework.security.web.server.authentication.logout.SecurityContextServerLogoutHandler;
 import org.springframework.security.web.server.authorization.ServerAccessDeniedHandler;
+import org.springframework.security.web.server.firewall.ServerExchangeRejectedHandler;
 import org.springframework.security.web.server.header.ReferrerPolicyServerHttpHeadersWriter;
 import org.springframework.security.web.server.header.XFrameOptionsServerHttpHeadersWriter;
 import org.springframework.security.web.server.savedrequest.NoOpServerRequestCache;
@@ -39,6 +42,20 @@ import reactor.core.publisher.Mono;
 @Configuration(proxyBeanMethods = false)
 @EnableWebFluxSecurity
 public class ConsoleSecurity {
+
+  /**
+   * A request the security firewall refuses (e.g. an encoded {@code ..} in its path) is answered
+   * with Problem Details like every other error, not an empty 400. The firewall guards every path,
+   * the API's included, though the console's chain matches only its own.
+   */
+  @Bean
+  ServerExchangeRejectedHandler problemForRejectedRequests() {
+    return (exchange, rejected) ->
+        ProblemResponses.write(
+            exchange,
+            WebProblems.invalid(
+                "invalid-request", "the request's path or headers are not accepted"));
+  }
 
   @Bean
   @Order(Ordered.HIGHEST_PRECEDENCE)
