@@ -88,6 +88,16 @@ public abstract class SchedulerIntegrationTest {
     return worker;
   }
 
+  /** A worker of the agent that names itself and runs at most {@code maxJobs} jobs at once. */
+  protected TestWorker worker(
+      String ownerId, String agentId, int leaseSeconds, String workerId, int maxJobs) {
+    TestWorker worker =
+        new TestWorker(tokens, ownerId, agentId)
+            .connect(baseUrl(), leaseSeconds, workerId, maxJobs);
+    workers.add(worker);
+    return worker;
+  }
+
   protected static String unique(String prefix) {
     return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
   }
