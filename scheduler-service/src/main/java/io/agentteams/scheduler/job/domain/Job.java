@@ -410,7 +410,7 @@ public final class Job {
 
   /**
    * The owner answered the job's question: it queues again for a slot, still holding its
-   * conversation. Repeating the same answer changes nothing.
+   * conversation. Repeating the same answer changes nothing, whatever became of the job since.
    */
   public @Nullable JobChange answer(Answer given, long nextQueuePosition, Instant now) {
     if (state() == JobState.WAITING_INPUT) {
@@ -424,7 +424,9 @@ public final class Job {
               .with(stored.dispatch().unleased());
       return transition(JobState.QUEUED);
     }
-    if (resume() && given.equals(answerGiven()) && !state().finished()) {
+    // A retry of the answer that resumed the job changes nothing, even once the job has ended: a
+    // client whose first answer's response was lost must not be told it conflicts.
+    if (resume() && given.equals(answerGiven())) {
       return null;
     }
     throw JobProblems.wrongState(id(), state(), "be answered");

@@ -155,6 +155,16 @@ class JobTest {
     assertThat(code(() -> job.heartbeat("t1", null, T0.plusSeconds(10))))
         .as("the answered run's lease is gone")
         .isEqualTo("stale-lease");
+
+    job.admit("r1", T0.plusSeconds(11));
+    job.offer("t2", T0.plusSeconds(11), LEASE);
+    job.complete("t2", "done", 6000, Usage.NONE, null, T0.plusSeconds(12));
+    assertThat(job.answer(answer, 12, T0.plusSeconds(13)))
+        .as("the same answer once the job ended: a harmless retry")
+        .isNull();
+    assertThat(job.state()).isEqualTo(JobState.COMPLETED);
+    assertThat(code(() -> job.answer(new Answer(InputKind.CLARIFICATION, "Other"), 13, T0)))
+        .isEqualTo("job-finished");
   }
 
   @Test
