@@ -2,13 +2,16 @@ package io.agentteams.devstack;
 
 import io.agentteams.devstack.ServiceStack.DatabaseAccess;
 import io.agentteams.devstack.ServiceStack.Service;
+import io.agentteams.devstack.demo.LiveDemo;
 import io.agentteams.platform.embedded.LocalKafka;
 import io.agentteams.platform.embedded.LocalPostgres;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The embedded default: an embedded Postgres and Kafka (KRaft) and all five services on fixed
@@ -19,7 +22,9 @@ import java.util.concurrent.CountDownLatch;
  * {@code agentteams.devstack.postgres-port} (5433), {@code agentteams.devstack.kafka-port} (9092),
  * {@code agentteams.devstack.kafka-controller-port} (9093), and the service ports {@code
  * agentteams.devstack.port.<service>} (gateway 8080, team 8081, mailbox 8082, task-board 8083,
- * scheduler 8084).
+ * scheduler 8084), {@code agentteams.devstack.demo} (true: start the live demo once the stack is
+ * up) and {@code agentteams.devstack.stop-with-parent} (set by the run command: stop when Maven
+ * does).
  */
 public final class DevStack {
 
@@ -27,6 +32,7 @@ public final class DevStack {
 
   public static void main(String[] args) throws InterruptedException {
     long started = System.nanoTime();
+    StopWithParent.watchIfAsked();
     Path home =
         Path.of(System.getProperty("agentteams.devstack.dir", ".devstack")).toAbsolutePath();
     LocalPostgres postgres =
@@ -86,11 +92,16 @@ public final class DevStack {
       throw e;
     }
     CountDownLatch stopped = new CountDownLatch(1);
+    AtomicReference<LiveDemo> demo = new AtomicReference<>();
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
                   System.out.println("Agent Teams: stopping...");
+                  LiveDemo running = demo.get();
+                  if (running != null) {
+                    running.close();
+                  }
                   stack.close();
                   kafka.close();
                   postgres.close();
@@ -123,6 +134,22 @@ public final class DevStack {
         stack.url(Service.SCHEDULER),
         kafka.bootstrapServers(),
         postgres.port());
+    if (Boolean.parseBoolean(System.getProperty("agentteams.devstack.demo", "true"))) {
+      startDemo(gateway, demo);
+    }
     stopped.await();
+  }
+
+  /** The demo is a guest of the stack: if it cannot start, the stack stays up without it. */
+  private static void startDemo(String gateway, AtomicReference<LiveDemo> demo) {
+    try {
+      LiveDemo started =
+          LiveDemo.start(LiveDemo.Settings.forRunCommand(URI.create(gateway), System.out));
+      demo.set(started);
+      System.out.println(started.banner());
+    } catch (RuntimeException e) {
+      System.out.println(
+          "The demo did not start (" + e.getMessage() + "); the stack runs without it.");
+    }
   }
 }
