@@ -55,6 +55,9 @@ public final class SharedStack {
                 4,
                 "agentteams.outbox.poll-interval",
                 "200ms",
+                // Open streams (SSE) would hold a graceful shutdown for its whole default 30 s.
+                "spring.lifecycle.timeout-per-shutdown-phase",
+                "2s",
                 // Tests play many parts quickly from one address; the rate limit has its own test.
                 "agentteams.gateway.limits.requests-per-second",
                 10_000,
