@@ -245,9 +245,13 @@ public final class AgentWorker implements AutoCloseable {
               + " stopped while running the job, so its outcome is unknown");
       return;
     }
-    boolean neverArrived =
-        !offer.reconcile() || (workerId.equals(offer.previousWorkerId()) && !seenBefore);
-    if (neverArrived) {
+    // Safe to run: a plain offer; a job no runtime ever started (runtimes report started before
+    // they act, as this worker does); or this worker's own lapsed lease on an offer it never got.
+    boolean neverActedOn =
+        !offer.reconcile()
+            || !offer.previouslyStarted()
+            || (workerId.equals(offer.previousWorkerId()) && !seenBefore);
+    if (neverActedOn) {
       run(offer, false);
       return;
     }

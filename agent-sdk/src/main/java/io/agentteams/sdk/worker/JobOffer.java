@@ -33,6 +33,9 @@ import tools.jackson.databind.JsonNode;
  * @param offer how many times the job was offered, this one included
  * @param workerId the worker this lease was handed to
  * @param previousWorkerId on a reconciliation offer, the worker whose lease lapsed
+ * @param previouslyStarted whether any runtime reported the job started since it was admitted;
+ *     runtimes report {@code started} before they act, so a reconciliation offer of a job never
+ *     started was never acted on
  */
 public record JobOffer(
     UUID jobId,
@@ -55,7 +58,8 @@ public record JobOffer(
     Instant memberTokenExpiresAt,
     int offer,
     @Nullable String workerId,
-    @Nullable String previousWorkerId) {
+    @Nullable String previousWorkerId,
+    boolean previouslyStarted) {
 
   /** Whether this is a receipt: the answer to a hand-off this member made, in a later turn. */
   public boolean isReceipt() {

@@ -166,6 +166,7 @@ class ScheduleToStartIntegrationTest extends SchedulerIntegrationTest {
     assertThat(TestWorker.jobId(again)).isEqualTo(job);
     assertThat(again.get("reconcile")).as("never started: a plain offer").isEqualTo(false);
     assertThat(again.get("offer")).isEqualTo(2);
+    assertThat(again.get("previously_started")).isEqualTo(false);
 
     String lease = TestWorker.leaseToken(again);
     worker.report(baseUrl(), job, "started", lease, Map.of());
@@ -180,6 +181,7 @@ class ScheduleToStartIntegrationTest extends SchedulerIntegrationTest {
     Map<String, Object> reconcile = reconciling.nextOffer();
     assertThat(reconcile.get("reconcile")).isEqualTo(true);
     assertThat(reconcile.get("previous_worker_id")).isEqualTo("leaving");
+    assertThat(reconcile.get("previously_started")).isEqualTo(true);
     reconciling.report(
         baseUrl(),
         job,

@@ -39,6 +39,17 @@ public record Offer(
     Instant memberTokenExpiresAt,
     @Nullable String previousHolder) {
 
+  /**
+   * Whether a runtime reported the job started since it was last admitted. A runtime reports {@code
+   * started} before it acts on a job, so a reconciliation offer of a job that never started was
+   * never acted on: the runtime may simply run it.
+   */
+  public boolean previouslyStarted() {
+    return job.startedAt() != null
+        && job.admittedAt() != null
+        && !job.startedAt().isBefore(job.admittedAt());
+  }
+
   public Offer {
     Objects.requireNonNull(job);
     Objects.requireNonNull(spec);
