@@ -26,6 +26,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -138,7 +139,7 @@ class AgentWorkerIntegrationTest {
       await().atMost(PATIENCE).until(() -> openStreams() < open);
       UUID later = request(owner, team, "m2", "sent while the worker drains");
       handler.release.countDown();
-      closing.get(PATIENCE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+      closing.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
 
       assertThat(owner.jobs().get(running).result().answer()).isEqualTo("done: hold while closing");
       assertThat(heard.offers(later)).as("a draining worker takes no new job").isEmpty();

@@ -28,6 +28,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The chat-completions agent on an SDK worker, against a scripted fake model server on loopback (no
@@ -93,7 +94,7 @@ class LlmAgentIntegrationTest {
         for (Tool tool : catalog) {
           JsonNode parameters = offered.get(tool.name()).get("function").get("parameters");
           JsonNode expected = tool.inputSchema().deepCopy();
-          ((tools.jackson.databind.node.ObjectNode) expected.get("properties")).remove("team_id");
+          ((ObjectNode) expected.get("properties")).remove("team_id");
           assertThat(parameters.get("properties")).isEqualTo(expected.get("properties"));
           assertThat(parameters.get("required").toString()).doesNotContain("team_id");
         }

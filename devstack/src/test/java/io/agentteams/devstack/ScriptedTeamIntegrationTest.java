@@ -1,6 +1,7 @@
 package io.agentteams.devstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
 import static org.awaitility.Awaitility.await;
 
 import io.agentteams.agents.scripted.Script;
@@ -32,6 +33,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -140,8 +142,7 @@ class ScriptedTeamIntegrationTest {
         assertThat(receipt.input()).isEqualTo(handOff.request().result().answer());
         assertThat(heard.get(requester).offers(receipt.id()))
             .extracting(JobOffer::kind, JobOffer::parentJobId)
-            .containsExactly(
-                org.assertj.core.groups.Tuple.tuple("receipt", handOff.request().id()));
+            .containsExactly(tuple("receipt", handOff.request().id()));
       }
       assertThat(owner.jobs().get(receiptOf(handOffs, "lead").id()).result().answer())
           .startsWith("Noted the research: ")
@@ -245,8 +246,7 @@ class ScriptedTeamIntegrationTest {
       AgentWorker doomed =
           Sdk.worker(owner, "researcher", script.agent("researcher")).leaseSeconds(2).start();
       owner.jobs().request(team.id(), NewRequest.to("lead", script.kickoff(), "kickoff-2"));
-      assertThat(reached.await(PATIENCE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
-          .isTrue();
+      assertThat(reached.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
       Job research = job(owner, team, "researcher").orElseThrow();
 
       doomed.abort();

@@ -1,5 +1,6 @@
 package io.agentteams.agents.scripted;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -20,7 +21,7 @@ public record Script(List<Step> onWork, List<Step> onReceipt) {
 
   /** The same script with {@code step} inserted into the work steps at {@code index}. */
   public Script withWorkStep(int index, Step step) {
-    java.util.ArrayList<Step> steps = new java.util.ArrayList<>(onWork);
+    ArrayList<Step> steps = new ArrayList<>(onWork);
     steps.add(index, step);
     return new Script(steps, onReceipt);
   }

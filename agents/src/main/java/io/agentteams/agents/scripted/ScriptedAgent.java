@@ -1,5 +1,6 @@
 package io.agentteams.agents.scripted;
 
+import io.agentteams.sdk.jobs.Usage;
 import io.agentteams.sdk.worker.JobContext;
 import io.agentteams.sdk.worker.JobHandler;
 import io.agentteams.sdk.worker.JobResult;
@@ -34,7 +35,7 @@ public final class ScriptedAgent implements JobHandler {
     List<Step> steps = job.offer().isReceipt() ? script.onReceipt() : script.onWork();
     for (Step step : steps) {
       if (job.cancelled()) {
-        return JobResult.failed("cancelled by the owner", io.agentteams.sdk.jobs.Usage.NONE);
+        return JobResult.failed("cancelled by the owner", Usage.NONE);
       }
       Optional<JobResult> ended = step.run(turn);
       if (ended.isPresent()) {

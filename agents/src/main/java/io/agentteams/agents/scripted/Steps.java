@@ -1,5 +1,6 @@
 package io.agentteams.agents.scripted;
 
+import io.agentteams.sdk.jobs.Usage;
 import io.agentteams.sdk.messages.ResultDetail;
 import io.agentteams.sdk.problem.ConflictException;
 import io.agentteams.sdk.problem.NotFoundException;
@@ -290,8 +291,8 @@ public final class Steps {
         .orElseThrow(() -> new IllegalStateException("no task claimed before this step"));
   }
 
-  private static io.agentteams.sdk.jobs.Usage usage() {
-    return io.agentteams.sdk.jobs.Usage.NONE;
+  private static Usage usage() {
+    return Usage.NONE;
   }
 
   /** A step that says what it is when printed. */

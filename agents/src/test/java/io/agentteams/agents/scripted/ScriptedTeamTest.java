@@ -1,6 +1,7 @@
 package io.agentteams.agents.scripted;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import io.agentteams.sdk.tasks.PlannedTask;
 import java.time.Duration;
@@ -29,9 +30,9 @@ class ScriptedTeamTest {
     assertThat(ScriptedTeam.plan())
         .extracting(PlannedTask::id, PlannedTask::dependsOn)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("research", List.of()),
-            org.assertj.core.groups.Tuple.tuple("review", List.of("research")),
-            org.assertj.core.groups.Tuple.tuple("write", List.of("review")));
+            tuple("research", List.of()),
+            tuple("review", List.of("research")),
+            tuple("write", List.of("review")));
   }
 
   @Test
