@@ -298,10 +298,14 @@ public final class AgentWorker implements AutoCloseable {
     UUID jobId = execution.jobId();
     journal.started(jobId);
     Outcome started = report(execution, "started", Map.of(), true);
-    if (started == Outcome.ENDED || started == Outcome.STALE) {
-      // Another runtime holds the job now, or it ended (e.g. cancelled) before it could start.
+    if (started != Outcome.DONE) {
+      // Another runtime holds the job now, it ended (e.g. cancelled) before it could start, the
+      // report was refused for good, or the worker stops: the handler never acts on it here.
       running.remove(jobId, execution);
       journal.settled(jobId);
+      if (started != Outcome.GAVE_UP) {
+        received.remove(jobId);
+      }
       return;
     }
     JobResult result;
@@ -355,6 +359,10 @@ public final class AgentWorker implements AutoCloseable {
     running.remove(jobId, execution);
     if (outcome == Outcome.DONE || outcome == Outcome.ENDED) {
       journal.settled(jobId);
+      if (!(result instanceof JobResult.InputRequired)) {
+        // The job has ended: no offer of it can come again, so nothing need remember it.
+        received.remove(jobId);
+      }
     }
     // STALE: the journal keeps the outcome; the reconciliation offer that follows reports it.
     if (fromRecord && outcome == Outcome.STALE) {
