@@ -55,7 +55,8 @@ public final class SharedStack {
                 4,
                 "agentteams.outbox.poll-interval",
                 "200ms",
-                // Open streams (SSE) would hold a graceful shutdown for its whole default 30 s.
+                // A stream still open at shutdown (a worker's job stream through the gateway's
+                // proxy) would hold a graceful shutdown for its default 30 s.
                 "spring.lifecycle.timeout-per-shutdown-phase",
                 "2s",
                 // Tests play many parts quickly from one address; the rate limit has its own test.
