@@ -159,15 +159,20 @@ public final class LiveDemo implements AutoCloseable {
     return String.format(
         """
           Demo:     team "%s" (owner '%s': lead, researcher, reviewer, writer), id %s
+                    watch it in the console: %s/console/teams/%s (sign in as '%s'), or:
                     TOKEN=$(curl -s -X POST %s/dev/tokens -H 'Content-Type: application/json' \\
                       -d '{"owner_id":"%s"}' | jq -r .access_token)
-                    watch it:  curl -N %s/api/v1/teams/%s/events -H "Authorization: Bearer $TOKEN"
-                    the writer will ask you a question; answer it as the README's quick start shows
+                    curl -N %s/api/v1/teams/%s/events -H "Authorization: Bearer $TOKEN"
+                    the writer will ask you a question: answer it on the team page, or as the
+                    README's quick start shows
                     (-Dagentteams.devstack.demo=false starts the stack without the demo)
         """,
         team.name(),
         settings.ownerId(),
         team.id(),
+        gateway,
+        team.id(),
+        settings.ownerId(),
         gateway,
         settings.ownerId(),
         gateway,
