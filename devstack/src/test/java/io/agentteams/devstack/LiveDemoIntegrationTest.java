@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.agentteams.agents.scripted.ScriptedTeam;
+import io.agentteams.devstack.console.Browser;
 import io.agentteams.devstack.demo.LiveDemo;
 import io.agentteams.devstack.support.Sdk;
 import io.agentteams.platform.test.RealInfrastructure;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -36,12 +38,14 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.By;
 
 /**
  * The run command's live demo on the shared stack, and the README's quick start run against it as a
  * user would paste it: the demo team collaborates and leaves the writer's question for the owner;
- * starting the demo again makes no second team; the quick start's commands (read from the README
- * itself) run twice and print what the README shows; the README's SDK example compiles.
+ * starting the demo again makes no second team; the banner's console link shows the team and the
+ * question; the quick start's commands (read from the README itself) run twice and print what the
+ * README shows; the README's SDK example compiles.
  */
 @RealInfrastructure
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -144,6 +148,38 @@ class LiveDemoIntegrationTest {
 
   @Test
   @Order(2)
+  void theBannersConsoleLinkShowsTheDemoTeamWithTheWritersQuestionWaitingForTheOwner() {
+    Matcher link =
+        Pattern.compile("watch it in the console: (\\S+) \\(sign in as '([^']+)'\\)")
+            .matcher(demo.banner());
+    assertThat(link.find()).as("the banner says where to watch the demo").isTrue();
+    assertThat(link.group(1)).endsWith("/console/teams/" + demo.team().id());
+    AgentTeamsClient owner = Sdk.owner(LiveDemo.OWNER);
+    Job question =
+        await()
+            .atMost(PATIENCE)
+            .until(
+                () ->
+                    owner.jobs().activity(demo.team().id(), null, null).items().stream()
+                        .map(Activity.Item::request)
+                        .filter(Job::waitingForAnswer)
+                        .findFirst(),
+                Optional::isPresent)
+            .orElseThrow();
+
+    Browser browser = Browser.shared();
+    browser.signIn(Sdk.gateway().toString(), link.group(2));
+    browser.get(link.group(1));
+    browser.waitForText(By.cssSelector("#member-writer"), "waiting for input");
+    browser.waitForText(By.cssSelector("#job-" + question.id()), ScriptedTeam.QUESTION);
+    browser.waitFor(By.cssSelector("#job-" + question.id() + " textarea[name=text]"));
+    for (String member : ScriptedTeam.MEMBERS) {
+      browser.waitFor(By.cssSelector("#member-" + member));
+    }
+  }
+
+  @Test
+  @Order(3)
   void theReadmeQuickStartRunsTwiceAndPrintsWhatTheReadmeShows() throws Exception {
     List<Block> blocks = quickStart();
     assertThat(blocks.get(0).command())
@@ -165,7 +201,7 @@ class LiveDemoIntegrationTest {
   }
 
   @Test
-  @Order(3)
+  @Order(4)
   void theReadmeSdkExampleCompilesAgainstTheSdk() throws IOException {
     Matcher java = Pattern.compile("```java\\n(.*?)\\n\\s*```", Pattern.DOTALL).matcher(readme());
     assertThat(java.find()).as("the README shows a Java example").isTrue();
