@@ -30,7 +30,7 @@ class ScheduleToStartIntegrationTest extends SchedulerIntegrationTest {
 
   @Autowired MeterRegistry meters;
 
-  private static final Duration PATIENCE = Duration.ofSeconds(30);
+  private static final Duration PATIENCE = Duration.ofSeconds(90);
   private static final Duration PAST_OFFER_TIMEOUT = Duration.ofSeconds(61);
   private static final int SLOTS = 8;
 
