@@ -46,6 +46,8 @@ public abstract class SchedulerIntegrationTest {
 
   @BeforeAll
   void startReadingEvents() {
+    // A shared, loaded machine can take longer than the client's default 5 s to answer.
+    web = web.mutate().responseTimeout(Duration.ofSeconds(30)).build();
     events = new SchedulerEvents(TestInfrastructure.shared().kafkaBootstrapServers(), codec);
   }
 
