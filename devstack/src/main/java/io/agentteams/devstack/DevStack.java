@@ -2,11 +2,13 @@ package io.agentteams.devstack;
 
 import io.agentteams.devstack.ServiceStack.DatabaseAccess;
 import io.agentteams.devstack.ServiceStack.Service;
+import io.agentteams.devstack.demo.LiveDemo;
 import io.agentteams.devstack.process.ChildProcess;
 import io.agentteams.devstack.process.ProcessStack;
 import io.agentteams.platform.embedded.FolderLock;
 import io.agentteams.platform.embedded.LocalKafka;
 import io.agentteams.platform.embedded.LocalPostgres;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -38,7 +40,9 @@ import org.springframework.boot.logging.LoggingSystem;
  *       (9093);
  *   <li>{@code port.ui-gateway} (8080), {@code port.team-service} (8081), {@code
  *       port.mailbox-service} (8082), {@code port.task-board-service} (8083), {@code
- *       port.scheduler-service} (8084).
+ *       port.scheduler-service} (8084);
+ *   <li>{@code demo} — {@code true} (default): start the live demo team once the stack is up;
+ *   <li>{@code stop-with-parent} — set by the run command: stop when Maven does.
  * </ul>
  */
 public final class DevStack {
@@ -66,6 +70,7 @@ public final class DevStack {
 
   public static void main(String[] args) throws InterruptedException {
     long started = System.nanoTime();
+    StopWithParent.watchIfAsked();
     DevStackSettings settings = DevStackSettings.fromSystemProperties();
     if (settings.mode() == DevStackSettings.Mode.PROCESSES
         && System.getProperty("logback.configurationFile") == null) {
@@ -91,11 +96,16 @@ public final class DevStack {
     AtomicReference<Running> running = new AtomicReference<>();
     CountDownLatch stopped = new CountDownLatch(1);
     // Registered before the parts start, so that a stop while they start stops them too.
+    AtomicReference<LiveDemo> demo = new AtomicReference<>();
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
                   System.out.println("Agent Teams: stopping...");
+                  LiveDemo guest = demo.get();
+                  if (guest != null) {
+                    guest.close();
+                  }
                   Running parts = running.get();
                   if (parts != null) {
                     parts.close();
@@ -148,7 +158,23 @@ public final class DevStack {
         stack.kafkaBootstrapServers(),
         postgres.port(),
         stack.processes());
+    if (Boolean.parseBoolean(System.getProperty("agentteams.devstack.demo", "true"))) {
+      startDemo(gateway, demo);
+    }
     stopped.await();
+  }
+
+  /** The demo is a guest of the stack: if it cannot start, the stack stays up without it. */
+  private static void startDemo(String gateway, AtomicReference<LiveDemo> demo) {
+    try {
+      LiveDemo started =
+          LiveDemo.start(LiveDemo.Settings.forRunCommand(URI.create(gateway), System.out));
+      demo.set(started);
+      System.out.println(started.banner());
+    } catch (RuntimeException e) {
+      System.out.println(
+          "The demo did not start (" + e.getMessage() + "); the stack runs without it.");
+    }
   }
 
   /** Kafka and the services, however they run; Postgres is started and stopped around them. */

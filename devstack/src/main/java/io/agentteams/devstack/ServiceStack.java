@@ -7,6 +7,7 @@ import io.agentteams.taskboard.TaskBoardApplication;
 import io.agentteams.team.TeamApplication;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.http.client.ReactorResourceFactory;
 
 /**
  * All five services as separate Spring applications in this JVM, each with its own configuration
@@ -120,12 +123,16 @@ public final class ServiceStack implements AutoCloseable {
           "org.springframework.boot.thymeleaf.autoconfigure.ThymeleafAutoConfiguration");
 
   private final Map<Service, ConfigurableApplicationContext> contexts = new LinkedHashMap<>();
+  private final Settings settings;
+  private final Map<Service, Integer> stoppedPorts = new EnumMap<>(Service.class);
 
-  private ServiceStack() {}
+  private ServiceStack(Settings settings) {
+    this.settings = settings;
+  }
 
   /** Starts every service; if one fails, those already started are stopped again. */
   public static ServiceStack start(Settings settings) {
-    ServiceStack stack = new ServiceStack();
+    ServiceStack stack = new ServiceStack(settings);
     try {
       for (Service service : Service.values()) {
         stack.contexts.put(service, stack.run(service, settings));
@@ -142,6 +149,21 @@ public final class ServiceStack implements AutoCloseable {
     // One logging system serves every service in this JVM; the thread names tell them apart.
     properties.put("logging.include-application-name", false);
     SpringApplication application = service.application.get();
+    if (service == Service.GATEWAY) {
+      // Its own event loops, not the JVM-wide ones the other services use: closing the gateway
+      // (its restart in a test) would otherwise dispose the loops every service runs on.
+      application.addInitializers(
+          context ->
+              ((GenericApplicationContext) context)
+                  .registerBean(
+                      "reactorResourceFactory",
+                      ReactorResourceFactory.class,
+                      () -> {
+                        ReactorResourceFactory own = new ReactorResourceFactory();
+                        own.setUseGlobalResources(false);
+                        return own;
+                      }));
+    }
     Map<String, Object> defaults = new LinkedHashMap<>();
     defaults.put("spring.config.name", service.id());
     application.setDefaultProperties(defaults);
@@ -184,6 +206,35 @@ public final class ServiceStack implements AutoCloseable {
       properties.put("spring.autoconfigure.exclude", String.join(",", GATEWAY_ONLY));
     }
     return properties;
+  }
+
+  /**
+   * Stops one service, as a crash or a deploy of its process would: its clients' connections drop
+   * and its port refuses new ones until {@link #startAgain} (tests that play such an outage).
+   */
+  public synchronized void stop(Service service) {
+    stoppedPorts.put(service, port(service));
+    contexts.remove(service).close();
+  }
+
+  /** Starts a service that {@link #stop} stopped, on the port it had. */
+  public synchronized void startAgain(Service service) {
+    Integer port = stoppedPorts.remove(service);
+    if (port == null) {
+      throw new IllegalStateException(service.id() + " was not stopped");
+    }
+    Map<Service, Integer> ports = new EnumMap<>(Service.class);
+    ports.putAll(settings.ports());
+    ports.put(service, port);
+    contexts.put(
+        service,
+        run(
+            service,
+            new Settings(
+                settings.kafkaBootstrapServers(),
+                settings.databases(),
+                ports,
+                settings.properties())));
   }
 
   /** The port a running service listens on. */

@@ -163,6 +163,8 @@ public record SchedulerProperties(
    * @param unknownTimeout how long a job may stay unknown before the policy applies
    * @param unknownPolicy what happens then
    * @param stepTimeout the longest one claim, report or sweep step may take
+   * @param offerTimeout schedule-to-start: how long an admitted job may wait for a runtime to take
+   *     its offer before it gives its slot back and waits for a worker (keeping its place)
    */
   public record Dispatch(
       @DefaultValue("30s") Duration leaseTtl,
@@ -175,9 +177,14 @@ public record SchedulerProperties(
       @DefaultValue("1s") Duration sweepInterval,
       @DefaultValue("15m") Duration unknownTimeout,
       @DefaultValue("FAIL") UnknownPolicy unknownPolicy,
-      @DefaultValue("5s") Duration stepTimeout) {
+      @DefaultValue("5s") Duration stepTimeout,
+      @DefaultValue("1m") Duration offerTimeout) {
 
     public Dispatch {
+      if (offerTimeout.isNegative() || offerTimeout.isZero()) {
+        throw new IllegalArgumentException(
+            "agentteams.scheduler.dispatch.offer-timeout must be positive");
+      }
       if (minLeaseTtl.compareTo(maxLeaseTtl) > 0
           || leaseTtl.compareTo(minLeaseTtl) < 0
           || leaseTtl.compareTo(maxLeaseTtl) > 0) {

@@ -55,6 +55,10 @@ public final class SharedStack {
                 4,
                 "agentteams.outbox.poll-interval",
                 "200ms",
+                // A stream still open at shutdown (a worker's job stream through the gateway's
+                // proxy) would hold a graceful shutdown for its default 30 s.
+                "spring.lifecycle.timeout-per-shutdown-phase",
+                "2s",
                 // Tests play many parts quickly from one address; the rate limit has its own test.
                 "agentteams.gateway.limits.requests-per-second",
                 10_000,

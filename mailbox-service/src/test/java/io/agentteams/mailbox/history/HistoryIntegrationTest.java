@@ -224,6 +224,10 @@ class HistoryIntegrationTest {
     assertThat(recent.bytes().length).isLessThanOrEqualTo(BUDGET);
     assertThat(recent.body().get("messages")).isNotEmpty();
     assertThat(recent.body().get("messages").get(0).get("sequence").asLong()).isEqualTo(20);
+    assertThat(recent.body().get("omitted").asInt())
+        .as("the messages left out of the eight newest are counted")
+        .isPositive()
+        .isEqualTo(8 - recent.body().get("messages").size());
     Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> probe.queued(team.id()) == 0);
     List<Long> inboxSequences = new ArrayList<>();
     while (true) {

@@ -277,7 +277,8 @@ public final class AdmissionBenchmark {
     loop.drain().block();
     for (Team team : blocked) {
       AgentKey agent = new AgentKey(team.owner(), team.agent());
-      List<Offer> heads = dispatch.claim(agent, JOBS, Duration.ofMinutes(30)).collectList().block();
+      List<Offer> heads =
+          dispatch.claim(agent, "bench", JOBS, Duration.ofMinutes(30)).collectList().block();
       Flux.fromIterable(heads)
           .concatMap(
               offer ->
@@ -365,7 +366,9 @@ public final class AdmissionBenchmark {
   Disposable completeEverything(Team team) {
     Caller.Worker worker = new Caller.Worker(team.owner(), team.agent());
     return streams
-        .offers(new AgentKey(team.owner(), team.agent()), Duration.ofMinutes(5))
+        .offers(
+            new AgentKey(team.owner(), team.agent()),
+            new PullStreams.Terms(Duration.ofMinutes(5), "bench", null))
         .flatMap(
             offer ->
                 dispatch

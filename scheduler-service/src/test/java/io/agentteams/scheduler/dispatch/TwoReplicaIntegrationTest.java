@@ -116,7 +116,6 @@ class TwoReplicaIntegrationTest extends SchedulerIntegrationTest {
 
     assertThat(sampler.maxActive()).as("jobs holding a slot at once").isBetween(2, SLOTS);
     assertThat(sampler.maxSlotsHeld()).isLessThanOrEqualTo(SLOTS);
-    assertThat(count("admissions <> 1", fleet)).as("jobs admitted other than once").isZero();
     assertThat(count("offers <> 1", fleet)).as("jobs offered other than once").isZero();
     assertThat(runs.values().stream().filter(n -> n.get() != 1).count()).isZero();
     assertThat(runs).hasSize(500);
@@ -138,14 +137,23 @@ class TwoReplicaIntegrationTest extends SchedulerIntegrationTest {
         .untilAsserted(
             () -> {
               for (UUID job : all) {
-                assertThat(events.states(job))
+                assertThat(withoutWaitsForAWorker(events.states(job)))
                     .as("events of %s", job)
                     .containsExactly("queued", "admitted", "running", "completed");
               }
             });
+    // Admitted once, or once more for each time no worker took it in time (queueing 500 jobs
+    // before any worker connects can take longer than the schedule-to-start time-out on a loaded
+    // machine): it then gave its slot back unoffered and was admitted again, never offered twice.
+    Map<UUID, Integer> admissions = admissions(fleet);
+    long waited = all.stream().filter(job -> waitsForAWorker(job) > 0).count();
+    assertThat(all)
+        .as("jobs admitted other than once per wait for a worker")
+        .allSatisfy(
+            job -> assertThat(admissions.get(job).longValue()).isEqualTo(1 + waitsForAWorker(job)));
     System.out.printf(
-        "events checked after %d ms; %d delivered across replicas%n",
-        (System.nanoTime() - waitingForEvents) / 1_000_000, crossed);
+        "events checked after %d ms; %d delivered across replicas; %d waited for a worker%n",
+        (System.nanoTime() - waitingForEvents) / 1_000_000, crossed, waited);
   }
 
   @Test
@@ -295,6 +303,36 @@ class TwoReplicaIntegrationTest extends SchedulerIntegrationTest {
         .map(row -> row.get("n", Long.class))
         .one()
         .block();
+  }
+
+  private Map<UUID, Integer> admissions(List<Teams.Team> of) {
+    return db.sql("SELECT id, admissions FROM job WHERE team_id = ANY(:teams)")
+        .bind("teams", of.stream().map(Teams.Team::id).toArray(UUID[]::new))
+        .map(row -> Map.entry(row.get("id", UUID.class), row.get("admissions", Integer.class)))
+        .all()
+        .collectMap(Map.Entry::getKey, Map.Entry::getValue)
+        .block();
+  }
+
+  /** How often schedule-to-start gave the job's slot back because no worker took its offer. */
+  private long waitsForAWorker(UUID job) {
+    return events.states(job).stream().filter("waiting_worker"::equals).count();
+  }
+
+  /** The states, less each detour an admitted job took when no worker took it in time. */
+  private static List<String> withoutWaitsForAWorker(List<String> states) {
+    List<String> kept = new ArrayList<>();
+    for (int i = 0; i < states.size(); i++) {
+      if (states.get(i).equals("waiting_worker")
+          && states
+              .subList(i, Math.min(i + 3, states.size()))
+              .equals(List.of("waiting_worker", "queued", "admitted"))) {
+        i += 2;
+      } else {
+        kept.add(states.get(i));
+      }
+    }
+    return kept;
   }
 
   private List<UUID> allJobs(List<Teams.Team> of) {

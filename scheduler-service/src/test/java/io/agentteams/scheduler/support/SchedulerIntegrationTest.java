@@ -46,6 +46,8 @@ public abstract class SchedulerIntegrationTest {
 
   @BeforeAll
   void startReadingEvents() {
+    // A shared, loaded machine can take longer than the client's default 5 s to answer.
+    web = web.mutate().responseTimeout(Duration.ofSeconds(30)).build();
     events = new SchedulerEvents(TestInfrastructure.shared().kafkaBootstrapServers(), codec);
   }
 
@@ -84,6 +86,16 @@ public abstract class SchedulerIntegrationTest {
   /** A worker of the agent, connected to this replica with leases of {@code leaseSeconds}. */
   protected TestWorker worker(String ownerId, String agentId, int leaseSeconds) {
     TestWorker worker = new TestWorker(tokens, ownerId, agentId).connect(baseUrl(), leaseSeconds);
+    workers.add(worker);
+    return worker;
+  }
+
+  /** A worker of the agent that names itself and runs at most {@code maxJobs} jobs at once. */
+  protected TestWorker worker(
+      String ownerId, String agentId, int leaseSeconds, String workerId, int maxJobs) {
+    TestWorker worker =
+        new TestWorker(tokens, ownerId, agentId)
+            .connect(baseUrl(), leaseSeconds, workerId, maxJobs);
     workers.add(worker);
     return worker;
   }

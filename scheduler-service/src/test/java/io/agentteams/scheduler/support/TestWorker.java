@@ -58,12 +58,26 @@ public final class TestWorker implements AutoCloseable {
 
   /** Opens the stream on the replica at {@code baseUrl}, asking for leases of that length. */
   public TestWorker connect(String baseUrl, int leaseSeconds) {
+    return connect(baseUrl, leaseSeconds, "");
+  }
+
+  /**
+   * Opens the stream as the worker {@code workerId} that runs at most {@code maxJobs} jobs at once.
+   */
+  public TestWorker connect(String baseUrl, int leaseSeconds, String workerId, int maxJobs) {
+    return connect(baseUrl, leaseSeconds, "&worker_id=" + workerId + "&max_jobs=" + maxJobs);
+  }
+
+  private TestWorker connect(String baseUrl, int leaseSeconds, String more) {
     disconnect();
     connected.set(false);
     stream =
         WebClient.create(baseUrl)
             .get()
-            .uri("/api/v1/agents/{agent}/jobs/stream?lease_seconds={s}", agentId, leaseSeconds)
+            .uri(
+                "/api/v1/agents/{agent}/jobs/stream?lease_seconds={s}" + more,
+                agentId,
+                leaseSeconds)
             .header("Authorization", bearer())
             .retrieve()
             .bodyToFlux(EVENTS)

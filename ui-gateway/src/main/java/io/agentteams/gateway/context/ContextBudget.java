@@ -33,11 +33,13 @@ final class ContextBudget {
    * @param context the context without messages; it receives {@code recent_messages} (oldest
    *     first), {@code omitted_messages} and {@code truncated}
    * @param newestFirst the recent messages, newest first
+   * @param alreadyOmitted recent messages the mailbox already left out of its own budget; they
+   *     count as omitted too, so the count always equals what the context lacks
    */
-  ObjectNode fit(ObjectNode context, List<JsonNode> newestFirst) {
+  ObjectNode fit(ObjectNode context, List<JsonNode> newestFirst, int alreadyOmitted) {
     List<JsonNode> kept = new ArrayList<>(newestFirst);
     Collections.reverse(kept);
-    int omitted = 0;
+    int omitted = alreadyOmitted;
     ObjectNode candidate = compose(context, kept, omitted, false);
     while (size(candidate) > maxBytes && !kept.isEmpty()) {
       kept.remove(0);

@@ -113,7 +113,10 @@ public class TeamContextController {
       }
       newestFirst.add(pick(message, MESSAGE_FIELDS));
     }
-    return budget.fit(context, newestFirst);
+    // Messages the mailbox left out of its own response are among the newest the context covers.
+    int omittedByMailbox =
+        Math.min(recent.path("omitted").asInt(0), properties.maxMessages() - newestFirst.size());
+    return budget.fit(context, newestFirst, Math.max(0, omittedByMailbox));
   }
 
   /** The named fields that are present and not null: compact JSON for a model's context. */

@@ -19,7 +19,7 @@ class ContextBudgetTest {
   void keepsEveryMessageWhenTheyFitOldestFirst() {
     List<JsonNode> newestFirst = messages(8, "short");
 
-    ObjectNode fitted = budget.fit(context("a goal"), newestFirst);
+    ObjectNode fitted = budget.fit(context("a goal"), newestFirst, 0);
 
     assertThat(fitted.get("recent_messages"))
         .extracting(m -> m.get("message_id").asString())
@@ -34,7 +34,7 @@ class ContextBudgetTest {
     String heavy = "\"\\\n\u0001😀é".repeat(600);
     List<JsonNode> newestFirst = messages(8, heavy);
 
-    ObjectNode fitted = budget.fit(context("g".repeat(2_000)), newestFirst);
+    ObjectNode fitted = budget.fit(context("g".repeat(2_000)), newestFirst, 0);
 
     assertThat(mapper.writeValueAsBytes(fitted).length).isLessThanOrEqualTo(BUDGET);
     List<String> kept = new ArrayList<>();
@@ -55,6 +55,30 @@ class ContextBudgetTest {
   }
 
   @Test
+  void countsAsOmittedTheMessagesTheMailboxAlreadyLeftOutBesideThoseDroppedHere() {
+    // Twenty full state entries leave room for few near-maximum messages; the mailbox had already
+    // cut three of the eight newest from its own response.
+    ObjectNode context = context("goal");
+    var state = context.putArray("state");
+    for (int i = 0; i < 20; i++) {
+      ObjectNode entry = state.addObject();
+      entry.put("id", i);
+      entry.put("title", "t".repeat(80));
+      entry.put("content", "c".repeat(700));
+    }
+    List<JsonNode> newestFirst = messages(5, "m".repeat(5_000));
+
+    ObjectNode fitted = budget.fit(context, newestFirst, 3);
+
+    int kept = fitted.get("recent_messages").size();
+    assertThat(kept).isPositive().isLessThan(5);
+    assertThat(fitted.get("omitted_messages").asInt())
+        .as("every one of the eight newest that is not here")
+        .isEqualTo(8 - kept);
+    assertThat(fitted.get("truncated").asBoolean()).isTrue();
+  }
+
+  @Test
   void shortensTheLongestStateContentOnlyWhenNoMessageIsLeftToDrop() {
     ObjectNode context = context("goal");
     var state = context.putArray("state");
@@ -64,7 +88,7 @@ class ContextBudgetTest {
       entry.put("content", "\u0002".repeat(1_500 + i));
     }
 
-    ObjectNode fitted = budget.fit(context, messages(3, "x".repeat(100)));
+    ObjectNode fitted = budget.fit(context, messages(3, "x".repeat(100)), 0);
 
     assertThat(mapper.writeValueAsBytes(fitted).length).isLessThanOrEqualTo(BUDGET);
     assertThat(fitted.get("recent_messages")).isEmpty();

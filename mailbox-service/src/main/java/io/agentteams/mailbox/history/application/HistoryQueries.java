@@ -77,12 +77,16 @@ public class HistoryQueries {
         .map(recorded -> HistoryRecord.of(recorded, properties.textMaxBytes()))
         .collectList()
         .map(
-            records ->
-                new RecentMessages(
-                    teamId,
-                    budget
-                        .fit(records, fitted -> new RecentMessages(teamId, fitted), SHORTENER)
-                        .records()));
+            records -> {
+              List<HistoryRecord> fitted =
+                  budget
+                      .fit(
+                          records,
+                          kept -> new RecentMessages(teamId, kept, records.size()),
+                          SHORTENER)
+                      .records();
+              return new RecentMessages(teamId, fitted, records.size() - fitted.size());
+            });
   }
 
   /** The shared record of one team, newest first, as the filters select it. */

@@ -6,14 +6,15 @@ import org.jspecify.annotations.Nullable;
 /**
  * A job moved to another state. Published for every transition of every job, so that other services
  * can keep a projection of unfinished work (team-service refuses to delete a team while any of its
- * jobs is queued, admitted, running, waiting for input or unknown).
+ * jobs is queued, admitted, running, waiting for input or for a worker, or unknown).
  *
  * @param jobId the job
  * @param teamId its team
  * @param member the member whose conversation runs it
  * @param kind {@code request}, {@code handoff} or {@code receipt}
  * @param state {@code queued}, {@code admitted}, {@code running}, {@code waiting_input}, {@code
- *     unknown}, {@code completed}, {@code failed} or {@code cancelled}
+ *     waiting_worker} (no worker took it in time; it gave its slot back), {@code unknown}, {@code
+ *     completed}, {@code failed} or {@code cancelled}
  * @param previousState the state before, null for a new job
  * @param jobRevision increases with every transition of this job; stale events are ignored
  */

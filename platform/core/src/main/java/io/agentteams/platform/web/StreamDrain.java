@@ -1,6 +1,7 @@
 package io.agentteams.platform.web;
 
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.context.SmartLifecycle;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
@@ -10,26 +11,33 @@ import reactor.core.publisher.Sinks;
  * shutdown waits for in-flight requests: a stream never finishes on its own, so the server would
  * otherwise wait out its whole timeout while clients stay attached to a replica that is going away.
  * Ended streams reconnect, to another replica, and resume with {@code Last-Event-ID}; a stream
- * opened after shutdown began ends at once.
+ * opened after shutdown began ends at once. A context started again after a stop (the test
+ * framework pauses cached contexts that way) serves streams again.
  */
 public final class StreamDrain implements SmartLifecycle {
 
-  private final Sinks.One<Boolean> stopping = Sinks.one();
+  private final AtomicReference<Sinks.One<Boolean>> stopping = new AtomicReference<>(Sinks.one());
   private final AtomicBoolean running = new AtomicBoolean();
+  private final AtomicBoolean stopped = new AtomicBoolean();
 
   /** The stream, ending when shutdown begins. */
   public <T> Flux<T> endOnShutdown(Flux<T> stream) {
-    return stream.takeUntilOther(stopping.asMono());
+    return stream.takeUntilOther(stopping.get().asMono());
   }
 
   @Override
   public void start() {
+    // A stop fired its signal for good: streams opened from now on wait for a signal of their own.
+    if (stopped.compareAndSet(true, false)) {
+      stopping.set(Sinks.one());
+    }
     running.set(true);
   }
 
   @Override
   public void stop() {
-    stopping.tryEmitValue(Boolean.TRUE);
+    stopped.set(true);
+    stopping.get().tryEmitValue(Boolean.TRUE);
     running.set(false);
   }
 

@@ -37,6 +37,23 @@ class StreamDrainTest {
   }
 
   @Test
+  void aContextStartedAgainAfterAStopServesStreamsAgainAndDrainsThemAtTheNextStop() {
+    // The test framework pauses a cached context (stop) and resumes it (start) between classes.
+    StreamDrain drain = new StreamDrain();
+    drain.start();
+    drain.stop();
+    drain.start();
+    Sinks.Many<String> events = Sinks.many().multicast().onBackpressureBuffer();
+
+    StepVerifier.create(drain.endOnShutdown(Flux.merge(events.asFlux(), Flux.never())))
+        .then(() -> events.tryEmitNext("after the restart"))
+        .expectNext("after the restart")
+        .then(drain::stop)
+        .expectComplete()
+        .verify(Duration.ofSeconds(10));
+  }
+
+  @Test
   void drainsBeforeTheWebServerWaitsForRequests() {
     // WebServerGracefulShutdownLifecycle's phase: lower phases stop later.
     assertThat(new StreamDrain().getPhase()).isGreaterThan(Integer.MAX_VALUE - 1024);

@@ -243,6 +243,15 @@ public class MessagingAutoConfiguration {
       running = false;
     }
 
+    /**
+     * Keeps relaying while the test framework pauses a cached context: stopping closes the producer
+     * for good, so a relay paused between test classes would never publish again.
+     */
+    @Override
+    public boolean isPauseable() {
+      return false;
+    }
+
     @Override
     public boolean isRunning() {
       return running;

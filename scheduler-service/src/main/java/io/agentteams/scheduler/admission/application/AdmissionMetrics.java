@@ -32,7 +32,7 @@ public class AdmissionMetrics {
   private final AtomicInteger active = new AtomicInteger();
   private final AtomicReference<Double> fairness = new AtomicReference<>(1.0);
   private final AtomicReference<AdmissionStore.Waiting> waiting =
-      new AtomicReference<>(new AdmissionStore.Waiting(0, 0, 0, 0));
+      new AtomicReference<>(new AdmissionStore.Waiting(0, 0, 0, 0, 0));
 
   public AdmissionMetrics(
       AdmissionStore store, SchedulerProperties properties, Clock clock, MeterRegistry meters) {
@@ -49,6 +49,9 @@ public class AdmissionMetrics {
         .register(meters);
     Gauge.builder("agentteams.scheduler.slots.capacity", this.properties, p -> p.slots())
         .description("Admission slots configured")
+        .register(meters);
+    Gauge.builder("agentteams.scheduler.jobs.waiting.worker", waiting, w -> w.get().waitingWorker())
+        .description("Jobs no worker took in time, waiting for a worker of their agent")
         .register(meters);
     Gauge.builder("agentteams.scheduler.fairness", fairness, AtomicReference::get)
         .description("Jain's index over recent admissions of owners with a backlog, by weight")

@@ -44,11 +44,14 @@ public class AdmissionStore {
    * Jobs that wait on someone other than admission.
    *
    * @param waitingInput jobs waiting for an answer to their question (they keep no slot)
+   * @param waitingWorker jobs no runtime took in time, waiting for a worker (they keep no slot)
    * @param unoffered admitted jobs that no runtime has taken yet (no worker connected, or busy)
    * @param oldestUnofferedSeconds how long the oldest of those has waited since its admission
+   * @param oldestQueuedSeconds how long the oldest queued job has waited for a slot
    */
   public record Waiting(
       long waitingInput,
+      long waitingWorker,
       long unoffered,
       double oldestUnofferedSeconds,
       double oldestQueuedSeconds) {}
@@ -60,7 +63,8 @@ public class AdmissionStore {
                  id, team_id, owner_id, conversation_id, chain_id, kind, resume, state,
                  queue_position
           FROM job
-          WHERE state IN ('queued', 'admitted', 'running', 'waiting_input', 'unknown')
+          WHERE state IN ('queued', 'admitted', 'running', 'waiting_input', 'waiting_worker',
+                          'unknown')
           ORDER BY conversation_id, seq
       ), ranked AS (
           SELECT h.*, row_number() OVER (PARTITION BY owner_id ORDER BY queue_position) AS rank
@@ -81,7 +85,7 @@ public class AdmissionStore {
       UPDATE job j
       SET state = 'admitted', revision = v.revision, admissions = v.admissions,
           admitted_by = :replica, admitted_at = :now, lease_token = NULL, lease_expires_at = NULL,
-          lease_ttl_ms = NULL, reoffer_due = false, updated_at = :now
+          lease_ttl_ms = NULL, lease_holder = NULL, reoffer_due = false, updated_at = :now
       FROM unnest(:ids::uuid[], :revisions::bigint[], :admissions::int[])
            AS v(id, revision, admissions)
       WHERE j.id = v.id AND j.state = 'queued'
@@ -290,6 +294,7 @@ public class AdmissionStore {
     return db.sql(
             """
             SELECT (SELECT count(*) FROM job WHERE state = 'waiting_input') AS waiting_input,
+                   (SELECT count(*) FROM job WHERE state = 'waiting_worker') AS waiting_worker,
                    count(*) AS unoffered,
                    COALESCE(EXTRACT(EPOCH FROM now() - min(admitted_at)), 0)::float8 AS oldest,
                    (SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(queued_at)), 0)::float8
@@ -300,6 +305,7 @@ public class AdmissionStore {
             row ->
                 new Waiting(
                     row.get("waiting_input", Long.class),
+                    row.get("waiting_worker", Long.class),
                     row.get("unoffered", Long.class),
                     row.get("oldest", Double.class),
                     row.get("oldest_queued", Double.class)))

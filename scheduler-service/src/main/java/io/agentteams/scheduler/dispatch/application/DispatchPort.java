@@ -19,10 +19,21 @@ import reactor.core.publisher.Mono;
 public interface DispatchPort {
 
   /**
-   * Claims up to {@code max} offerable jobs of the agent, each under a fresh lease of {@code
-   * leaseTtl}. A job is claimed by one caller only, across every replica.
+   * Claims up to {@code max} offerable jobs of the agent for the worker {@code holder}, each under
+   * a fresh lease of {@code leaseTtl}. A job is claimed by one caller only, across every replica.
    */
-  Flux<Offer> claim(AgentKey agent, int max, Duration leaseTtl);
+  Flux<Offer> claim(AgentKey agent, String holder, int max, Duration leaseTtl);
+
+  /** How many of the agent's jobs the worker {@code holder} holds a live lease on. */
+  Mono<Integer> leasesHeldBy(AgentKey agent, String holder);
+
+  /**
+   * A worker of the agent has room for {@code room} more jobs: up to that many of the agent's jobs
+   * that wait for a worker (less those already on their way) queue again at their old positions.
+   *
+   * @return how many queued again
+   */
+  Mono<Integer> workerHasRoom(AgentKey agent, int room);
 
   /** Applies a runtime's report to a job of its agent; a stale lease token is refused. */
   Mono<Job> report(Caller.Worker worker, UUID jobId, WorkerReport report);

@@ -14,13 +14,15 @@ import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
 /**
- * Finds lapsed leases and long-unknown outcomes. A job whose lease lapsed becomes {@code unknown},
- * keeps its slot and is due a reconciliation offer; a job unknown for longer than the time-out is
- * settled by the configured policy (failed with a reason that says the outcome is unknown, or
- * held). Every replica runs a sweeper: each job is handled in its own transaction under its row
- * lock, skipped when another replica holds it, so a job is never handled twice and a slow one never
- * holds up the rest for longer than one step's time-out. {@link DispatchLoops} runs a sweep every
- * {@code sweep-interval}.
+ * Finds lapsed leases, long-unknown outcomes and offers nobody took. An admitted job that no
+ * runtime took within the offer time-out gives its slot back and waits for a worker
+ * (schedule-to-start), so agents with no worker connected never starve other owners. A job whose
+ * lease lapsed becomes {@code unknown}, keeps its slot and is due a reconciliation offer; a job
+ * unknown for longer than the time-out is settled by the configured policy (failed with a reason
+ * that says the outcome is unknown, or held). Every replica runs a sweeper: each job is handled in
+ * its own transaction under its row lock, skipped when another replica holds it, so a job is never
+ * handled twice and a slow one never holds up the rest for longer than one step's time-out. {@link
+ * DispatchLoops} runs a sweep every {@code sweep-interval}.
  */
 @Component
 public class LeaseSweeper {
@@ -34,6 +36,7 @@ public class LeaseSweeper {
   private final Clock clock;
   private final Counter expiries;
   private final Counter timeOuts;
+  private final Counter untaken;
 
   public LeaseSweeper(
       OfferStore offers,
@@ -53,10 +56,36 @@ public class LeaseSweeper {
         Counter.builder("agentteams.scheduler.unknown.timeouts")
             .description("Jobs settled by the unknown-outcome time-out policy")
             .register(meters);
+    this.untaken =
+        Counter.builder("agentteams.scheduler.offer.timeouts")
+            .description("Admitted jobs no runtime took in time: their slot went back")
+            .register(meters);
   }
 
   /** One sweep. */
   public Mono<Void> sweep() {
+    Duration offerTimeout = properties.offerTimeout();
+    Mono<Void> untakenOffers =
+        Mono.defer(
+            () ->
+                offers
+                    .untakenSince(clock.instant().minus(offerTimeout), BATCH)
+                    .collectList()
+                    .flatMapIterable(ids -> ids)
+                    .concatMap(
+                        id ->
+                            step(
+                                id,
+                                transitions.applyIfFree(
+                                    id,
+                                    (job, now) -> {
+                                      var change = job.returnUntaken(now, offerTimeout);
+                                      if (change != null) {
+                                        untaken.increment();
+                                      }
+                                      return change;
+                                    })))
+                    .then());
     Mono<Void> lapsed =
         offers
             .lapsedLeases(clock.instant(), BATCH)
@@ -77,7 +106,7 @@ public class LeaseSweeper {
                             })))
             .then();
     if (properties.unknownPolicy() == SchedulerProperties.UnknownPolicy.HOLD) {
-      return lapsed;
+      return untakenOffers.then(lapsed);
     }
     Duration timeout = properties.unknownTimeout();
     Mono<Void> unknown =
@@ -101,7 +130,7 @@ public class LeaseSweeper {
                                       return change;
                                     })))
                     .then());
-    return lapsed.then(unknown);
+    return untakenOffers.then(lapsed).then(unknown);
   }
 
   private Mono<Void> step(UUID id, Mono<?> work) {

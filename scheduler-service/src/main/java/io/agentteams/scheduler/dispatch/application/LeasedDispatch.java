@@ -13,6 +13,7 @@ import io.agentteams.scheduler.job.domain.JobChange;
 import io.agentteams.scheduler.job.domain.JobLimits;
 import io.agentteams.scheduler.job.domain.JobProblems;
 import io.agentteams.scheduler.job.domain.JobState;
+import io.agentteams.scheduler.job.domain.Lease;
 import io.agentteams.scheduler.job.persistence.JobStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -21,6 +22,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Flux;
@@ -62,7 +64,7 @@ public class LeasedDispatch implements DispatchPort {
 
   /** Offers are handed out only once the claim committed, so a report never waits on it. */
   @Override
-  public Flux<Offer> claim(AgentKey agent, int max, Duration leaseTtl) {
+  public Flux<Offer> claim(AgentKey agent, String holder, int max, Duration leaseTtl) {
     Mono<List<Offer>> claimed =
         offers
             .lockOfferable(agent, max)
@@ -72,17 +74,60 @@ public class LeasedDispatch implements DispatchPort {
                 job -> {
                   Instant now = clock.instant();
                   String token = (job.offers() + 1) + "-" + UUID.randomUUID();
-                  boolean reconcile = job.offer(token, now, leaseTtl);
+                  Lease previous = job.lease();
+                  boolean reconcile = job.offer(token, now, leaseTtl, holder);
                   if (reconcile) {
                     meters.counter("agentteams.scheduler.reconciliation.offers").increment();
                   }
-                  return jobs.update(job, now).thenReturn(offer(job, reconcile, now));
+                  return jobs.update(job, now)
+                      .thenReturn(
+                          offer(job, reconcile, reconcile && previous != null ? previous : null));
                 })
             .collectList();
     return transactions
         .transactional(claimed)
         .timeout(properties.stepTimeout())
         .flatMapIterable(list -> list);
+  }
+
+  @Override
+  public Mono<Integer> leasesHeldBy(AgentKey agent, String holder) {
+    return offers.leasesHeldBy(agent, holder).timeout(properties.stepTimeout());
+  }
+
+  /**
+   * Each job queues again in its own step of the transaction under its row lock (skipping jobs
+   * another transaction holds), with its event, so a replica racing this one never requeues a job
+   * twice and the time-out sweep never sees a half-changed job.
+   */
+  @Override
+  public Mono<Integer> workerHasRoom(AgentKey agent, int room) {
+    if (room <= 0) {
+      return Mono.just(0);
+    }
+    // Almost always nothing waits: one look at a tiny partial index settles that.
+    Mono<Integer> requeued =
+        offers
+            .lockWaitingForWorker(agent, room)
+            .collectList()
+            .flatMap(
+                waiting ->
+                    waiting.isEmpty()
+                        ? Mono.just(0)
+                        : offers
+                            .onTheWay(agent)
+                            .flatMapMany(
+                                pending ->
+                                    Flux.fromIterable(waiting).take(Math.max(0, room - pending)))
+                            .concatMap(
+                                job ->
+                                    transitions.applyLocked(job, (j, now) -> j.workerAvailable()))
+                            .count()
+                            .map(Long::intValue));
+    return transactions
+        .transactional(requeued)
+        .timeout(properties.stepTimeout())
+        .doOnNext(n -> meters.counter("agentteams.scheduler.offer.requeued").increment(n));
   }
 
   @Override
@@ -120,7 +165,7 @@ public class LeasedDispatch implements DispatchPort {
   /** A member token and when it expires. */
   public record MemberToken(String token, Instant expiresAt) {}
 
-  private Offer offer(Job job, boolean reconcile, Instant now) {
+  private Offer offer(Job job, boolean reconcile, @Nullable Lease previous) {
     MemberToken member = memberToken(job);
     return new Offer(
         job,
@@ -131,6 +176,7 @@ public class LeasedDispatch implements DispatchPort {
         job.resume() ? job.answerGiven() : null,
         Offer.teamContextPath(job.spec()),
         member.token(),
-        member.expiresAt());
+        member.expiresAt(),
+        previous == null ? null : previous.holder());
   }
 }

@@ -6,8 +6,10 @@ import io.agentteams.scheduler.dispatch.domain.Offer;
 import io.agentteams.scheduler.signal.DatabaseSignals;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
@@ -52,8 +54,17 @@ public class PullStreams {
     return requested.compareTo(properties.maxLeaseTtl()) > 0 ? properties.maxLeaseTtl() : requested;
   }
 
+  /**
+   * What a worker asked for when it opened its stream.
+   *
+   * @param leaseTtl the lease each offer comes with
+   * @param workerId who holds the leases: the worker's own id, or one made up for this stream
+   * @param maxJobs the most jobs it runs at once, or null for no limit
+   */
+  public record Terms(Duration leaseTtl, String workerId, @Nullable Integer maxJobs) {}
+
   /** Offers for the agent's worker, for as long as it stays subscribed. */
-  public Flux<Offer> offers(AgentKey agent, Duration leaseTtl) {
+  public Flux<Offer> offers(AgentKey agent, Terms terms) {
     String payload = agent.payload();
     Flux<Boolean> triggers =
         Flux.merge(
@@ -65,30 +76,55 @@ public class PullStreams {
                 Flux.interval(properties.pollInterval()).map(tick -> Boolean.TRUE))
             .onBackpressureLatest();
     return triggers
-        .concatMap(trigger -> claimAll(agent, leaseTtl), 1)
+        .concatMap(trigger -> claimAll(agent, terms), 1)
         .doOnSubscribe(s -> open.incrementAndGet())
         .doFinally(signal -> open.decrementAndGet());
   }
 
-  /** Claims until a claim comes back short, so a burst is not left for the next poll. */
-  private Flux<Offer> claimAll(AgentKey agent, Duration leaseTtl) {
+  /**
+   * Claims while the worker has room, until a claim comes back short, so a burst is not left for
+   * the next poll. Room first brings back jobs that waited for a worker (they queue again and come
+   * as offers once admitted).
+   */
+  private Flux<Offer> claimAll(AgentKey agent, Terms terms) {
     int batch = properties.offersPerClaim();
-    return dispatch
-        .claim(agent, batch, leaseTtl)
-        .collectList()
+    Mono<Integer> room =
+        terms.maxJobs() == null
+            ? Mono.just(Integer.MAX_VALUE)
+            : dispatch.leasesHeldBy(agent, terms.workerId()).map(held -> terms.maxJobs() - held);
+    return room.flatMapMany(
+            free ->
+                free <= 0
+                    ? Flux.<Offer>empty()
+                    : dispatch
+                        .workerHasRoom(agent, Math.min(free, batch))
+                        .then(claimUpTo(agent, terms, free, batch))
+                        .flatMapIterable(offers -> offers))
         .onErrorResume(
             e -> {
               log.warn(
                   "claiming offers for {} failed; the next wake-up retries: {}",
                   agent,
                   e.toString());
-              return Mono.just(List.of());
-            })
-        .expand(
+              return Flux.empty();
+            });
+  }
+
+  private Mono<List<Offer>> claimUpTo(AgentKey agent, Terms terms, int free, int batch) {
+    int asked = Math.min(free, batch);
+    return dispatch
+        .claim(agent, terms.workerId(), asked, terms.leaseTtl())
+        .collectList()
+        .flatMap(
             claimed ->
-                claimed.size() < batch
-                    ? Mono.empty()
-                    : dispatch.claim(agent, batch, leaseTtl).collectList())
-        .flatMapIterable(claimed -> claimed);
+                claimed.size() < asked || free - claimed.size() <= 0
+                    ? Mono.just(claimed)
+                    : claimUpTo(agent, terms, free - claimed.size(), batch)
+                        .map(
+                            more -> {
+                              List<Offer> all = new ArrayList<>(claimed);
+                              all.addAll(more);
+                              return all;
+                            }));
   }
 }

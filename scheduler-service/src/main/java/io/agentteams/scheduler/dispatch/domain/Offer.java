@@ -24,6 +24,8 @@ import org.jspecify.annotations.Nullable;
  * @param teamContext where the member reads its team's context
  * @param memberToken a short-lived token that acts as this member, within this job
  * @param memberTokenExpiresAt when that token expires
+ * @param previousHolder on a reconciliation offer, the worker whose lease lapsed (when known): a
+ *     worker that finds its own id here and has no record of the job knows it never received it
  */
 public record Offer(
     Job job,
@@ -34,7 +36,19 @@ public record Offer(
     @Nullable Answer resumeAnswer,
     String teamContext,
     String memberToken,
-    Instant memberTokenExpiresAt) {
+    Instant memberTokenExpiresAt,
+    @Nullable String previousHolder) {
+
+  /**
+   * Whether a runtime reported the job started since it was last admitted. A runtime reports {@code
+   * started} before it acts on a job, so a reconciliation offer of a job that never started was
+   * never acted on: the runtime may simply run it.
+   */
+  public boolean previouslyStarted() {
+    return job.startedAt() != null
+        && job.admittedAt() != null
+        && !job.startedAt().isBefore(job.admittedAt());
+  }
 
   public Offer {
     Objects.requireNonNull(job);

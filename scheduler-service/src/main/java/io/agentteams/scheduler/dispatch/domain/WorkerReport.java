@@ -46,6 +46,17 @@ public sealed interface WorkerReport {
     }
   }
 
+  /**
+   * The runtime gives the job back (it is shutting down): not started, it is offered again;
+   * started, it is left to reconciliation at once.
+   */
+  record Released(String leaseToken) implements WorkerReport {
+    @Override
+    public @Nullable JobChange applyTo(Job job, Instant now, JobLimits limits) {
+      return job.release(leaseToken, now);
+    }
+  }
+
   /** The run finished with an answer. */
   record Completed(String leaseToken, String answer, Usage usage, @Nullable String runId)
       implements WorkerReport {

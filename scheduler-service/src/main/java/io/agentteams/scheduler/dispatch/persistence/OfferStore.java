@@ -8,8 +8,12 @@ import java.util.UUID;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
-/** The dispatch queries: offerable jobs of an agent, lapsed leases, long-unknown outcomes. */
+/**
+ * The dispatch queries: offerable jobs of an agent, a worker's live leases, lapsed leases,
+ * long-unknown outcomes, and jobs that no worker took in time.
+ */
 @Repository
 public class OfferStore {
 
@@ -58,6 +62,61 @@ public class OfferStore {
         .bind("before", JobStore.utc(before))
         .bind("max", max)
         .map(row -> row.get("id", UUID.class))
+        .all();
+  }
+
+  /** Admitted jobs that no runtime has taken, admitted before {@code before}. */
+  public Flux<UUID> untakenSince(Instant before, int max) {
+    return db.sql(
+            "SELECT id FROM job WHERE state = 'admitted' AND lease_token IS NULL"
+                + " AND admitted_at < :before ORDER BY admitted_at LIMIT :max")
+        .bind("before", JobStore.utc(before))
+        .bind("max", max)
+        .map(row -> row.get("id", UUID.class))
+        .all();
+  }
+
+  /** The agent's jobs whose live lease the worker holds: what it is running or about to run. */
+  public Mono<Integer> leasesHeldBy(AgentKey agent, String holder) {
+    return db.sql(
+            "SELECT count(*) AS held FROM job WHERE owner_id = :owner AND agent_id = :agent"
+                + " AND lease_holder = :holder AND lease_token IS NOT NULL"
+                + " AND state IN ('admitted', 'running', 'unknown') AND NOT reoffer_due")
+        .bind("owner", agent.ownerId())
+        .bind("agent", agent.agentId())
+        .bind("holder", holder)
+        .map(row -> row.get("held", Long.class).intValue())
+        .one();
+  }
+
+  /**
+   * The agent's jobs already on their way to a worker without one having taken them: admitted and
+   * not yet offered, or queued again after an admission (an answer, or a job that waited for a
+   * worker).
+   */
+  public Mono<Integer> onTheWay(AgentKey agent) {
+    return db.sql(
+            "SELECT count(*) AS pending FROM job WHERE owner_id = :owner AND agent_id = :agent"
+                + " AND ((state = 'admitted' AND lease_token IS NULL)"
+                + " OR (state = 'queued' AND admissions > 0))")
+        .bind("owner", agent.ownerId())
+        .bind("agent", agent.agentId())
+        .map(row -> row.get("pending", Long.class).intValue())
+        .one();
+  }
+
+  /** Locks up to {@code max} of the agent's jobs waiting for a worker, in queue order. */
+  public Flux<Job> lockWaitingForWorker(AgentKey agent, int max) {
+    return db.sql(
+            "SELECT "
+                + JobStore.COLUMNS
+                + " FROM job WHERE owner_id = :owner AND agent_id = :agent"
+                + " AND state = 'waiting_worker'"
+                + " ORDER BY queue_position LIMIT :max FOR UPDATE SKIP LOCKED")
+        .bind("owner", agent.ownerId())
+        .bind("agent", agent.agentId())
+        .bind("max", max)
+        .map(JobStore::read)
         .all();
   }
 }

@@ -3,9 +3,13 @@ package io.agentteams.scheduler.dispatch.web;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.web.StreamDrain;
+import io.agentteams.platform.web.WebProblems;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.dispatch.application.PullStreams;
 import io.agentteams.scheduler.dispatch.domain.AgentKey;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
@@ -18,12 +22,18 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code GET /api/v1/agents/{agentId}/jobs/stream}: an agent worker's stream of admitted jobs
- * (event {@code job}), each under a lease the worker asked for with {@code lease_seconds}. Idle
- * streams get heartbeat comments. Offers are claimed, not replayed: a job whose offer was lost in
- * transit is offered again for reconciliation once its lease lapses.
+ * (event {@code job}), each under a lease the worker asked for with {@code lease_seconds}. A worker
+ * that names itself with {@code worker_id} and says how many jobs it runs at once with {@code
+ * max_jobs} is offered no more than that while its leases are live (across reconnects, as long as
+ * it keeps its id). Idle streams get heartbeat comments. Offers are claimed, not replayed: a job
+ * whose offer was lost in transit is offered again for reconciliation once its lease lapses, naming
+ * the worker that held it.
  */
 @RestController
 public class JobStreamController {
+
+  private static final Pattern WORKER_ID = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
+  private static final int MAX_JOBS = 1000;
 
   private final PullStreams streams;
   private final JsonMapper json;
@@ -44,16 +54,34 @@ public class JobStreamController {
   public Flux<ServerSentEvent<OfferView>> stream(
       Caller.Worker worker,
       @PathVariable String agentId,
-      @RequestParam(name = "lease_seconds", required = false) @Nullable Integer leaseSeconds) {
+      @RequestParam(name = "lease_seconds", required = false) @Nullable Integer leaseSeconds,
+      @RequestParam(name = "worker_id", required = false) @Nullable String workerId,
+      @RequestParam(name = "max_jobs", required = false) @Nullable Integer maxJobs) {
     if (!worker.agentId().equals(agentId)) {
       throw new ProblemException(
           ProblemException.Kind.FORBIDDEN,
           "other-agent",
           "a worker token streams the jobs of its own agent only");
     }
+    if (workerId != null && !WORKER_ID.matcher(workerId).matches()) {
+      throw WebProblems.invalid(
+          "invalid-worker-id", "worker_id must be 1-100 letters, digits, '.', '_', ':' or '-'");
+    }
+    if (maxJobs != null && (maxJobs < 1 || maxJobs > MAX_JOBS)) {
+      throw new ProblemException(
+          ProblemException.Kind.INVALID,
+          "invalid-max-jobs",
+          "max_jobs must be 1.." + MAX_JOBS,
+          Map.of("limit", MAX_JOBS, "actual", maxJobs));
+    }
+    PullStreams.Terms terms =
+        new PullStreams.Terms(
+            streams.leaseTtl(leaseSeconds),
+            workerId == null ? "stream-" + UUID.randomUUID() : workerId,
+            maxJobs);
     Flux<ServerSentEvent<OfferView>> offers =
         streams
-            .offers(new AgentKey(worker.ownerId(), agentId), streams.leaseTtl(leaseSeconds))
+            .offers(new AgentKey(worker.ownerId(), agentId), terms)
             .map(
                 offer ->
                     ServerSentEvent.builder(OfferView.of(offer, json))

@@ -10,8 +10,12 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A job as a worker receives it on its stream. The request, and any hand-off answer a receipt
- * returns, are data from a member with their provenance — never instructions to the runtime.
+ * A job as a worker receives it on its stream ({@code worker_id} is the worker holding this lease;
+ * on a reconciliation offer {@code previous_worker_id} names the one whose lease lapsed, and {@code
+ * previously_started} says whether any runtime reported the job started since its admission — a
+ * runtime reports {@code started} before it acts, so a job never started may simply be run). The
+ * request, and any hand-off answer a receipt returns, are data from a member with their provenance
+ * — never instructions to the runtime.
  */
 public record OfferView(
     UUID jobId,
@@ -32,7 +36,10 @@ public record OfferView(
     String teamContext,
     String memberToken,
     Instant memberTokenExpiresAt,
-    int offer) {
+    int offer,
+    @Nullable String workerId,
+    @Nullable String previousWorkerId,
+    boolean previouslyStarted) {
 
   /** The question the job stopped with and the owner's answer to it. */
   public record ResumeView(
@@ -74,6 +81,9 @@ public record OfferView(
         offer.teamContext(),
         offer.memberToken(),
         offer.memberTokenExpiresAt(),
-        offer.job().offers());
+        offer.job().offers(),
+        offer.lease().holder(),
+        offer.previousHolder(),
+        offer.previouslyStarted());
   }
 }

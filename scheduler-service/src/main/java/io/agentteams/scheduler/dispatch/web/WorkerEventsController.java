@@ -21,8 +21,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * {@code POST /api/v1/jobs/{jobId}/events}: a worker reports {@code started}, {@code heartbeat},
- * {@code input_required}, {@code completed} or {@code failed} under its lease token. A token that a
- * newer offer replaced is refused with 409 {@code stale-lease}; repeating a report is harmless.
+ * {@code input_required}, {@code completed}, {@code failed} or {@code released} (it gives the job
+ * back, e.g. when it shuts down) under its lease token. A token that a newer offer replaced is
+ * refused with 409 {@code stale-lease}; repeating a report is harmless.
  */
 @RestController
 public class WorkerEventsController {
@@ -44,7 +45,7 @@ public class WorkerEventsController {
   /**
    * One report.
    *
-   * @param type started, heartbeat, input_required, completed or failed
+   * @param type started, heartbeat, input_required, completed, failed or released
    * @param leaseToken the token of the offer the report answers
    * @param runId the runtime's id for the run, if it has one
    * @param question for input_required: {@code {kind: clarification, text}} or {@code {kind:
@@ -74,13 +75,14 @@ public class WorkerEventsController {
             new WorkerReport.InputRequired(leaseToken, parsedQuestion(), runId);
         case "completed" ->
             new WorkerReport.Completed(leaseToken, answer == null ? "" : answer, used, runId);
+        case "released" -> new WorkerReport.Released(leaseToken);
         case "failed" ->
             new WorkerReport.Failed(
                 leaseToken, error == null || error.isBlank() ? "failed" : error, used, runId);
         default ->
             throw WebProblems.invalid(
                 "unknown-event",
-                "type must be started, heartbeat, input_required, completed or failed");
+                "type must be started, heartbeat, input_required, completed, failed or released");
       };
     }
 

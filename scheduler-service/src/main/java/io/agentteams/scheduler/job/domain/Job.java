@@ -251,11 +251,16 @@ public final class Job {
    *     and the runtime must answer from its own record rather than start blindly
    */
   public boolean offer(String token, Instant now, Duration ttl) {
+    return offer(token, now, ttl, null);
+  }
+
+  /** Like {@link #offer(String, Instant, Duration)}, naming the worker the lease is handed to. */
+  public boolean offer(String token, Instant now, Duration ttl, @Nullable String holder) {
     if (!offerable()) {
       throw JobProblems.wrongState(id(), state(), "be offered");
     }
     boolean reconcile = state() == JobState.UNKNOWN;
-    stored = stored.with(stored.dispatch().offered(new Lease(token, now.plus(ttl), ttl)));
+    stored = stored.with(stored.dispatch().offered(new Lease(token, now.plus(ttl), ttl, holder)));
     return reconcile;
   }
 
@@ -349,11 +354,63 @@ public final class Job {
     return ended(JobState.FAILED, failed, used, reportedRunId, now);
   }
 
+  /**
+   * The runtime gives the job back, for example because it is shutting down. A job it never started
+   * is offered again as it is; a started one is left for reconciliation (its outcome is for the
+   * next runtime to settle from its record), exactly as if the lease had lapsed, but at once. The
+   * token stays valid until the next offer. Releasing twice changes nothing.
+   */
+  public @Nullable JobChange release(String token, Instant now) {
+    requireLease(token);
+    switch (state()) {
+      case ADMITTED -> {
+        stored = stored.with(stored.dispatch().unleased());
+        return null;
+      }
+      case RUNNING -> {
+        stored =
+            stored.with(stored.dispatch().reofferDue(true)).with(stored.run().unknownSince(now));
+        return transition(JobState.UNKNOWN);
+      }
+      case UNKNOWN -> {
+        stored = stored.with(stored.dispatch().reofferDue(true));
+        return null;
+      }
+      default -> throw JobProblems.wrongState(id(), state(), "be released");
+    }
+  }
+
+  // ---- schedule-to-start ----
+
+  /**
+   * No runtime took the job's offer within {@code timeout} of its admission: it gives its slot back
+   * and waits for a worker, keeping its conversation's head and its queue position. A job that was
+   * offered is never affected (its lease decides), so nothing can run twice.
+   */
+  public @Nullable JobChange returnUntaken(Instant now, Duration timeout) {
+    Instant admittedAt = admittedAt();
+    if (state() != JobState.ADMITTED
+        || lease() != null
+        || admittedAt == null
+        || admittedAt.plus(timeout).isAfter(now)) {
+      return null;
+    }
+    return transition(JobState.WAITING_WORKER);
+  }
+
+  /** A worker of the job's agent can take it: it queues again at the position it had. */
+  public @Nullable JobChange workerAvailable() {
+    if (state() != JobState.WAITING_WORKER) {
+      return null;
+    }
+    return transition(JobState.QUEUED);
+  }
+
   // ---- the owner ----
 
   /**
    * The owner answered the job's question: it queues again for a slot, still holding its
-   * conversation. Repeating the same answer changes nothing.
+   * conversation. Repeating the same answer changes nothing, whatever became of the job since.
    */
   public @Nullable JobChange answer(Answer given, long nextQueuePosition, Instant now) {
     if (state() == JobState.WAITING_INPUT) {
@@ -367,7 +424,9 @@ public final class Job {
               .with(stored.dispatch().unleased());
       return transition(JobState.QUEUED);
     }
-    if (resume() && given.equals(answerGiven()) && !state().finished()) {
+    // A retry of the answer that resumed the job changes nothing, even once the job has ended: a
+    // client whose first answer's response was lost must not be told it conflicts.
+    if (resume() && given.equals(answerGiven())) {
       return null;
     }
     throw JobProblems.wrongState(id(), state(), "be answered");

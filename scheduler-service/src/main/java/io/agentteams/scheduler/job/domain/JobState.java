@@ -12,6 +12,11 @@ public enum JobState {
   RUNNING("running"),
   /** Stopped with a question; released its slot but still holds its conversation. */
   WAITING_INPUT("waiting_input"),
+  /**
+   * Admitted, but no runtime took its offer in time: gave its slot back and waits, still holding
+   * its conversation and its queue position, until a worker of its agent can take it.
+   */
+  WAITING_WORKER("waiting_worker"),
   /** Its lease or admission outcome cannot be known yet; holds its slot until reconciled. */
   UNKNOWN("unknown"),
   COMPLETED("completed"),

@@ -3,6 +3,7 @@ package io.agentteams.scheduler.job.domain;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The right to report on a job, handed to one runtime with one offer. A newer offer replaces the
@@ -11,8 +12,9 @@ import java.util.Objects;
  * @param token the secret the runtime sends with every report
  * @param expiresAt when the lease lapses unless a report renews it
  * @param ttl how much each report extends it by
+ * @param holder the worker the lease was handed to, when known
  */
-public record Lease(String token, Instant expiresAt, Duration ttl) {
+public record Lease(String token, Instant expiresAt, Duration ttl, @Nullable String holder) {
 
   public Lease {
     Objects.requireNonNull(token, "token");
@@ -25,6 +27,6 @@ public record Lease(String token, Instant expiresAt, Duration ttl) {
   }
 
   public Lease renewedAt(Instant now) {
-    return new Lease(token, now.plus(ttl), ttl);
+    return new Lease(token, now.plus(ttl), ttl, holder);
   }
 }

@@ -33,7 +33,8 @@ public class JobStore {
       id, seq, team_id, owner_id, member, agent_id, conversation_id, kind, requester,
       requester_agent_id, requester_conversation_id, parent_job_id, chain_id, input,
       idempotency_scope, idempotency_key, state, revision, queue_position, resume, question_kind,
-      question, answer_kind, answer, lease_token, lease_expires_at, lease_ttl_ms, reoffer_due, offers,
+      question, answer_kind, answer, lease_token, lease_expires_at, lease_ttl_ms, lease_holder,
+      reoffer_due, offers,
       admissions, admitted_by, run_id, result, result_truncated, error, tokens, cost_units,
       receipt_job_id, receipt_note, created_at, queued_at, admitted_at, started_at, finished_at,
       unknown_since
@@ -56,6 +57,7 @@ public class JobStore {
           queued_at = :queuedAt, resume = :resume, question_kind = :questionKind,
           question = :question, answer_kind = :answerKind, answer = :answer,
           lease_token = :leaseToken, lease_expires_at = :leaseExpiresAt, lease_ttl_ms = :leaseTtl,
+          lease_holder = :leaseHolder,
           reoffer_due = :reofferDue, offers = :offers, admissions = :admissions,
           admitted_by = :admittedBy, admitted_at = :admittedAt, started_at = :startedAt,
           finished_at = :finishedAt, unknown_since = :unknownSince, run_id = :runId,
@@ -134,6 +136,7 @@ public class JobStore {
     update = nullableTime(update, "leaseExpiresAt", lease == null ? null : lease.expiresAt());
     update =
         nullable(update, "leaseTtl", lease == null ? null : lease.ttl().toMillis(), Long.class);
+    update = nullable(update, "leaseHolder", lease == null ? null : lease.holder());
     update = nullable(update, "admittedBy", dispatch.admittedBy());
     update = nullableTime(update, "admittedAt", dispatch.admittedAt());
     update = nullableTime(update, "startedAt", run.startedAt());
@@ -283,7 +286,8 @@ public class JobStore {
                 : new Lease(
                     leaseToken,
                     instant(row, "lease_expires_at"),
-                    Duration.ofMillis(row.get("lease_ttl_ms", Long.class))),
+                    Duration.ofMillis(row.get("lease_ttl_ms", Long.class)),
+                    row.get("lease_holder", String.class)),
             Boolean.TRUE.equals(row.get("reoffer_due", Boolean.class)),
             row.get("offers", Integer.class),
             row.get("admissions", Integer.class),

@@ -4,6 +4,7 @@ import io.agentteams.scheduler.job.domain.Answer;
 import io.agentteams.scheduler.job.domain.InputKind;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.JobSpec;
+import io.agentteams.scheduler.job.domain.JobState;
 import io.agentteams.scheduler.job.domain.Outcome;
 import io.agentteams.scheduler.job.domain.Question;
 import java.time.Instant;
@@ -12,7 +13,11 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** A job as the API shows it to its owner. */
+/**
+ * A job as the API shows it to its owner. {@code waiting_reason} says why a job that is not running
+ * waits where that is not obvious from its state: {@code waiting_worker} means no worker of its
+ * agent took it in time.
+ */
 public record JobView(
     UUID id,
     UUID teamId,
@@ -38,7 +43,15 @@ public record JobView(
     Instant queuedAt,
     @Nullable Instant admittedAt,
     @Nullable Instant startedAt,
-    @Nullable Instant finishedAt) {
+    @Nullable Instant finishedAt,
+    @Nullable String waitingReason) {
+
+  /** What a job that gave its slot back for want of a worker says to its owner. */
+  public static String noWorkerConnected(String agentId) {
+    return "no worker connected: no worker of agent '"
+        + agentId
+        + "' took the job in time; it keeps its place and starts when one connects";
+  }
 
   /** A question or an answer: text for a clarification, JSON for an interrupt. */
   public record InputView(String kind, @Nullable String text, @Nullable JsonNode payload) {
@@ -98,6 +111,7 @@ public record JobView(
         job.queuedAt(),
         job.admittedAt(),
         job.startedAt(),
-        job.finishedAt());
+        job.finishedAt(),
+        job.state() == JobState.WAITING_WORKER ? noWorkerConnected(spec.target().agentId()) : null);
   }
 }

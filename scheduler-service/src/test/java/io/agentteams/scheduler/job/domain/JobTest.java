@@ -155,6 +155,16 @@ class JobTest {
     assertThat(code(() -> job.heartbeat("t1", null, T0.plusSeconds(10))))
         .as("the answered run's lease is gone")
         .isEqualTo("stale-lease");
+
+    job.admit("r1", T0.plusSeconds(11));
+    job.offer("t2", T0.plusSeconds(11), LEASE);
+    job.complete("t2", "done", 6000, Usage.NONE, null, T0.plusSeconds(12));
+    assertThat(job.answer(answer, 12, T0.plusSeconds(13)))
+        .as("the same answer once the job ended: a harmless retry")
+        .isNull();
+    assertThat(job.state()).isEqualTo(JobState.COMPLETED);
+    assertThat(code(() -> job.answer(new Answer(InputKind.CLARIFICATION, "Other"), 13, T0)))
+        .isEqualTo("job-finished");
   }
 
   @Test
@@ -237,5 +247,50 @@ class JobTest {
             2);
     handoff.cancel(T0);
     assertThat(handoff.needsReceipt()).isFalse();
+  }
+
+  @Test
+  void anAdmittedJobNobodyTookGivesItsSlotBackAfterTheOfferTimeOutAndQueuesAgainInItsPlace() {
+    Job job = request();
+    long position = job.queuePosition();
+    job.admit("r1", T0);
+    Duration timeout = Duration.ofMinutes(1);
+    assertThat(job.returnUntaken(T0.plusSeconds(59), timeout)).as("not yet").isNull();
+    JobChange returned = job.returnUntaken(T0.plusSeconds(61), timeout);
+    assertThat(returned.from()).isEqualTo(JobState.ADMITTED);
+    assertThat(returned.to()).isEqualTo(JobState.WAITING_WORKER);
+    assertThat(returned.releasedSlot()).isTrue();
+    assertThat(job.state().finished()).isFalse();
+    assertThat(job.workerAvailable().to()).isEqualTo(JobState.QUEUED);
+    assertThat(job.queuePosition()).as("keeps its place").isEqualTo(position);
+    assertThat(job.workerAvailable()).as("only a waiting job queues again").isNull();
+  }
+
+  @Test
+  void anOfferedJobIsNeverReturnedByTheOfferTimeOutItsLeaseDecides() {
+    Job job = request();
+    job.admit("r1", T0);
+    job.offer("t1", T0, LEASE, "worker-1");
+    assertThat(job.lease().holder()).isEqualTo("worker-1");
+    assertThat(job.returnUntaken(T0.plus(Duration.ofHours(1)), Duration.ofMinutes(1))).isNull();
+    assertThat(job.state()).isEqualTo(JobState.ADMITTED);
+  }
+
+  @Test
+  void aReleasedJobIsOfferedAgainIfItNeverStartedAndReconciledIfItDid() {
+    Job job = request();
+    job.admit("r1", T0);
+    job.offer("t1", T0, LEASE, "w1");
+    assertThat(job.release("t1", T0)).as("not started: no state change").isNull();
+    assertThat(job.offerable()).isTrue();
+    assertThat(job.offer("t2", T0, LEASE, "w2")).as("a plain offer").isFalse();
+    job.start("t2", null, T0);
+    JobChange released = job.release("t2", T0.plusSeconds(5));
+    assertThat(released.to()).isEqualTo(JobState.UNKNOWN);
+    assertThat(job.state().holdsSlot()).as("keeps its slot until reconciled").isTrue();
+    assertThat(job.offerable()).isTrue();
+    assertThat(job.release("t2", T0.plusSeconds(6))).as("twice changes nothing").isNull();
+    assertThat(job.offer("t3", T0.plusSeconds(7), LEASE, "w3")).as("reconciliation").isTrue();
+    assertThat(code(() -> job.release("t2", T0))).isEqualTo("stale-lease");
   }
 }

@@ -169,9 +169,19 @@ class JobApiIntegrationTest extends SchedulerIntegrationTest {
 
     Map<String, Object> next = worker.nextOffer();
     assertThat(TestWorker.jobId(next)).as("the conversation moves on in order").isEqualTo(second);
-    assertThat(events.states(first))
-        .containsSubsequence(
-            "queued", "admitted", "running", "waiting_input", "queued", "admitted", "completed");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(events.states(first))
+                    .containsSubsequence(
+                        "queued",
+                        "admitted",
+                        "running",
+                        "waiting_input",
+                        "queued",
+                        "admitted",
+                        "completed"));
   }
 
   @Test

@@ -1,0 +1,212 @@
+package io.agentteams.sdk.tasks;
+
+import io.agentteams.sdk.internal.ApiPath;
+import io.agentteams.sdk.internal.HttpTransport;
+import io.agentteams.sdk.problem.ConflictException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code /api/v1/teams/{teamId}/tasks} and {@code plans}. Every mutation names the revision last
+ * read; a stale one throws {@link ConflictException} carrying the current task ({@link
+ * #current(ConflictException)}), so the caller can decide again without another read.
+ */
+public final class TaskBoard {
+
+  private static final TypeReference<List<Task>> LIST = new TypeReference<>() {};
+
+  private final HttpTransport http;
+
+  public TaskBoard(HttpTransport http) {
+    this.http = http;
+  }
+
+  /**
+   * The board.
+   *
+   * @param status only these statuses (comma-separated); null for all
+   * @param owner only this member's tasks; null for all
+   */
+  public List<Task> list(UUID teamId, @Nullable String status, @Nullable String owner) {
+    List<Task> tasks =
+        http.call(
+            "GET",
+            ApiPath.of("/api/v1/teams/{}/tasks", teamId)
+                .query("status", status)
+                .query("owner", owner),
+            null,
+            LIST);
+    return tasks == null ? List.of() : tasks;
+  }
+
+  /** Every live task. */
+  public List<Task> list(UUID teamId) {
+    return list(teamId, null, null);
+  }
+
+  /** One task. */
+  public Task get(UUID teamId, long taskId) {
+    return Objects.requireNonNull(
+        http.call(
+            "GET", ApiPath.of("/api/v1/teams/{}/tasks/{}", teamId, taskId), null, Task.class));
+  }
+
+  /** Creates a task. */
+  public TaskOutcome create(UUID teamId, NewTask task) {
+    return outcome("POST", ApiPath.of("/api/v1/teams/{}/tasks", teamId), task);
+  }
+
+  /** Edits a task (its owner or the lead). */
+  public TaskOutcome patch(UUID teamId, long taskId, TaskPatch patch) {
+    return outcome("PATCH", ApiPath.of("/api/v1/teams/{}/tasks/{}", teamId, taskId), patch);
+  }
+
+  /** Deletes a task, leaving a tombstone. */
+  public TaskOutcome delete(UUID teamId, long taskId, long expectedRevision) {
+    return outcome(
+        "DELETE",
+        ApiPath.of("/api/v1/teams/{}/tasks/{}", teamId, taskId)
+            .query("expected_revision", expectedRevision),
+        null);
+  }
+
+  /** Claims a ready task that has no owner. */
+  public TaskOutcome claim(UUID teamId, long taskId, long expectedRevision) {
+    return step(teamId, taskId, "claim", revision(expectedRevision));
+  }
+
+  /** Gives a claimed task back to the board. */
+  public TaskOutcome release(UUID teamId, long taskId, long expectedRevision) {
+    return step(teamId, taskId, "release", revision(expectedRevision));
+  }
+
+  /** Gives the task to another member (the lead) or takes it over. */
+  public TaskOutcome reassign(UUID teamId, long taskId, long expectedRevision, String member) {
+    Map<String, Object> body = revision(expectedRevision);
+    body.put("member", member);
+    return step(teamId, taskId, "reassign", body);
+  }
+
+  /**
+   * The claimant still works on it, optionally with progress.
+   *
+   * @param phase null for no progress report
+   * @param percent 0 to 100; null for no progress report
+   */
+  public TaskOutcome heartbeat(
+      UUID teamId,
+      long taskId,
+      long expectedRevision,
+      @Nullable String phase,
+      @Nullable Integer percent) {
+    Map<String, Object> body = revision(expectedRevision);
+    putIfPresent(body, "phase", phase);
+    putIfPresent(body, "percent", percent);
+    return step(teamId, taskId, "heartbeat", body);
+  }
+
+  /** Completes a claimed task with its result; dependents may become ready. */
+  public TaskOutcome complete(
+      UUID teamId, long taskId, long expectedRevision, @Nullable String result) {
+    Map<String, Object> body = revision(expectedRevision);
+    putIfPresent(body, "result", result);
+    return step(teamId, taskId, "complete", body);
+  }
+
+  /** Fails a claimed task with the error; dependents become blocked. */
+  public TaskOutcome fail(UUID teamId, long taskId, long expectedRevision, @Nullable String error) {
+    Map<String, Object> body = revision(expectedRevision);
+    putIfPresent(body, "error", error);
+    return step(teamId, taskId, "fail", body);
+  }
+
+  /** The board's settings. */
+  public BoardSettings settings(UUID teamId) {
+    return Objects.requireNonNull(
+        http.call(
+            "GET",
+            ApiPath.of("/api/v1/teams/{}/tasks/settings", teamId),
+            null,
+            BoardSettings.class));
+  }
+
+  /**
+   * Sets the team's claim time-out: a claim whose heartbeats stop for longer goes back to ready.
+   *
+   * @param claimTimeoutSeconds null for the default
+   */
+  public BoardSettings changeSettings(
+      UUID teamId, long expectedRevision, @Nullable Long claimTimeoutSeconds) {
+    Map<String, Object> body = revision(expectedRevision);
+    body.put("claim_timeout_seconds", claimTimeoutSeconds);
+    return Objects.requireNonNull(
+        http.call(
+            "PUT",
+            ApiPath.of("/api/v1/teams/{}/tasks/settings", teamId),
+            body,
+            BoardSettings.class));
+  }
+
+  /**
+   * Imports a plan atomically: keys and dependencies normalised, the graph checked.
+   *
+   * @param requireApproval hold its tasks until the owner approves
+   */
+  public ImportedPlan importPlan(UUID teamId, List<PlannedTask> tasks, boolean requireApproval) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("tasks", tasks);
+    body.put("require_approval", requireApproval);
+    return Objects.requireNonNull(
+        http.call("POST", ApiPath.of("/api/v1/teams/{}/plans", teamId), body, ImportedPlan.class));
+  }
+
+  /** A plan. */
+  public Plan plan(UUID teamId, UUID planId) {
+    return Objects.requireNonNull(
+        http.call(
+            "GET", ApiPath.of("/api/v1/teams/{}/plans/{}", teamId, planId), null, Plan.class));
+  }
+
+  /** Releases a held plan's tasks (the owner). */
+  public PlanApproval approvePlan(UUID teamId, UUID planId, long expectedRevision) {
+    return Objects.requireNonNull(
+        http.call(
+            "POST",
+            ApiPath.of("/api/v1/teams/{}/plans/{}/approve", teamId, planId),
+            revision(expectedRevision),
+            PlanApproval.class));
+  }
+
+  /** The task as it is now, when a conflict carries it. */
+  public Optional<Task> current(ConflictException conflict) {
+    JsonMapper json = http.json();
+    return conflict.current("current").map(node -> json.treeToValue(node, Task.class));
+  }
+
+  private TaskOutcome step(UUID teamId, long taskId, String action, Map<String, Object> body) {
+    return outcome("POST", ApiPath.of("/api/v1/teams/{}/tasks/{}/" + action, teamId, taskId), body);
+  }
+
+  private TaskOutcome outcome(String method, ApiPath path, @Nullable Object body) {
+    return Objects.requireNonNull(http.call(method, path, body, TaskOutcome.class));
+  }
+
+  private static Map<String, Object> revision(long expectedRevision) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("expected_revision", expectedRevision);
+    return body;
+  }
+
+  private static void putIfPresent(Map<String, Object> body, String name, @Nullable Object value) {
+    if (value != null) {
+      body.put(name, value);
+    }
+  }
+}

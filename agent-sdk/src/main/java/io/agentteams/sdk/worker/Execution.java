@@ -1,0 +1,125 @@
+package io.agentteams.sdk.worker;
+
+import io.agentteams.sdk.tools.MemberTools;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One job this worker holds: the lease it reports under (a reconciliation offer for a job still
+ * running here replaces it), the member token the handler acts with (refreshed by every report),
+ * and how the run stands.
+ */
+final class Execution implements JobContext {
+
+  private final JobOffer first;
+  private final boolean reconciling;
+  private final AgentWorker worker;
+  private final MemberTools tools;
+  private volatile String leaseToken;
+  private volatile Duration leaseTtl;
+  private volatile String memberToken;
+  private volatile Instant nextHeartbeat;
+  private volatile @Nullable JobResult result;
+  private volatile boolean cancelled;
+  private volatile boolean abandoned;
+
+  Execution(JobOffer offer, boolean reconciling, AgentWorker worker) {
+    this.first = offer;
+    this.reconciling = reconciling;
+    this.worker = worker;
+    this.leaseToken = offer.leaseToken();
+    this.leaseTtl = Duration.ofSeconds(Math.max(1, offer.leaseTtlSeconds()));
+    this.memberToken = offer.memberToken();
+    this.nextHeartbeat = Instant.now().plus(heartbeatEvery());
+    this.tools = worker.memberTools(offer.teamId(), () -> this.memberToken);
+  }
+
+  UUID jobId() {
+    return first.jobId();
+  }
+
+  String leaseToken() {
+    return leaseToken;
+  }
+
+  /** A reconciliation offer for this job arrived while it runs here: its lease is the new one. */
+  void takeOver(JobOffer offer) {
+    leaseToken = offer.leaseToken();
+    leaseTtl = Duration.ofSeconds(Math.max(1, offer.leaseTtlSeconds()));
+    memberToken = offer.memberToken();
+  }
+
+  /** A report's answer came with a fresh member token. */
+  void refreshMemberToken(@Nullable String token) {
+    if (token != null && !token.isBlank()) {
+      memberToken = token;
+    }
+  }
+
+  Duration heartbeatEvery() {
+    long millis = Math.max(200, leaseTtl.toMillis() / 3);
+    return Duration.ofMillis(millis);
+  }
+
+  /** Whether a heartbeat is due now; if so, the next one is scheduled. */
+  boolean heartbeatDue(Instant now) {
+    if (result != null || abandoned || now.isBefore(nextHeartbeat)) {
+      return false;
+    }
+    nextHeartbeat = now.plus(heartbeatEvery());
+    return true;
+  }
+
+  void finished(JobResult ended) {
+    result = ended;
+  }
+
+  @Nullable JobResult result() {
+    return result;
+  }
+
+  void cancel() {
+    cancelled = true;
+  }
+
+  /** The worker gave the job up (drained past its deadline, or aborted): report nothing more. */
+  void abandon() {
+    abandoned = true;
+  }
+
+  boolean abandoned() {
+    return abandoned;
+  }
+
+  @Override
+  public JobOffer offer() {
+    return first;
+  }
+
+  @Override
+  public MemberTools tools() {
+    return tools;
+  }
+
+  @Override
+  public boolean reconciling() {
+    return reconciling;
+  }
+
+  @Override
+  public boolean stopping() {
+    return worker.stopping() || abandoned;
+  }
+
+  @Override
+  public boolean cancelled() {
+    return cancelled;
+  }
+
+  @Override
+  public String workerId() {
+    return worker.workerId();
+  }
+}
