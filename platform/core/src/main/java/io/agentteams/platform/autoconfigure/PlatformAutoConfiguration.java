@@ -9,6 +9,10 @@ import io.agentteams.platform.identity.IdentityProperties;
 import io.agentteams.platform.identity.PublicTokens;
 import io.agentteams.platform.loop.LoopProperties;
 import io.agentteams.platform.loop.PeriodicLoops;
+import io.agentteams.platform.outbound.HostLookup;
+import io.agentteams.platform.outbound.OutboundHttp;
+import io.agentteams.platform.outbound.OutboundPolicy;
+import io.agentteams.platform.outbound.OutboundProperties;
 import io.agentteams.platform.tracing.EventTracing;
 import io.agentteams.platform.web.CallerArgumentResolver;
 import io.agentteams.platform.web.CallerWebFilter;
@@ -38,6 +42,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.web.reactive.config.WebFluxConfigurer;
 import org.springframework.web.reactive.result.method.annotation.ArgumentResolverConfigurer;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * What every service and the gateway share: the event codec, the event topics, Kafka health, caller
@@ -47,7 +52,8 @@ import org.springframework.web.reactive.result.method.annotation.ArgumentResolve
 @EnableConfigurationProperties({
   IdentityProperties.class,
   PlatformKafkaProperties.class,
-  LoopProperties.class
+  LoopProperties.class,
+  OutboundProperties.class
 })
 public class PlatformAutoConfiguration {
 
@@ -138,6 +144,23 @@ public class PlatformAutoConfiguration {
   @Bean
   StreamDrain streamDrain() {
     return new StreamDrain();
+  }
+
+  /** The SSRF guard's decision: what user-supplied URLs may reach. */
+  @Bean
+  @ConditionalOnMissingBean
+  OutboundPolicy outboundPolicy(OutboundProperties outbound) {
+    return outbound.policy();
+  }
+
+  /** HTTP clients for calls to user-supplied URLs, all through the guard. */
+  @Bean
+  @ConditionalOnMissingBean
+  OutboundHttp outboundHttp(OutboundPolicy policy, ObjectProvider<HostLookup> lookup) {
+    return new OutboundHttp(
+        policy,
+        lookup.getIfAvailable(HostLookup::system),
+        task -> Schedulers.boundedElastic().schedule(task));
   }
 
   @Bean
