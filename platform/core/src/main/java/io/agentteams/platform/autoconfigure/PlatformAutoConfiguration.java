@@ -28,6 +28,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
@@ -89,6 +90,14 @@ public class PlatformAutoConfiguration {
       topics.add(
           new NewTopic(Topics.deadLetter(topic), kafka.partitions(), kafka.replicationFactor()));
     }
+    topics.add(
+        new NewTopic(Topics.AGENT_RUNTIMES, kafka.partitions(), kafka.replicationFactor())
+            .configs(Map.of("cleanup.policy", "compact")));
+    topics.add(
+        new NewTopic(
+            Topics.deadLetter(Topics.AGENT_RUNTIMES),
+            kafka.partitions(),
+            kafka.replicationFactor()));
     return new KafkaAdmin.NewTopics(topics.toArray(NewTopic[]::new));
   }
 
