@@ -43,29 +43,30 @@ public final class SharedStack {
             shared.kafkaBootstrapServers(),
             databases,
             Map.of(),
-            Map.of(
-                "agentteams.gateway.identity.dev-identity-enabled",
-                true,
+            Map.ofEntries(
+                Map.entry("agentteams.gateway.identity.dev-identity-enabled", true),
                 // Every trace is kept, and every service's spans land in CapturedSpans.
-                "management.tracing.sampling.probability",
-                1.0,
-                "agentteams.test.capture-spans",
-                true,
-                "agentteams.kafka.partitions",
-                4,
-                "agentteams.outbox.poll-interval",
-                "200ms",
+                Map.entry("management.tracing.sampling.probability", 1.0),
+                Map.entry("agentteams.test.capture-spans", true),
+                Map.entry("agentteams.kafka.partitions", 4),
+                Map.entry("agentteams.outbox.poll-interval", "200ms"),
                 // A stream still open at shutdown (a worker's job stream through the gateway's
                 // proxy) would hold a graceful shutdown for its default 30 s.
-                "spring.lifecycle.timeout-per-shutdown-phase",
-                "2s",
+                Map.entry("spring.lifecycle.timeout-per-shutdown-phase", "2s"),
                 // Tests play many parts quickly from one address; the rate limit has its own test.
-                "agentteams.gateway.limits.requests-per-second",
-                10_000,
-                "agentteams.gateway.limits.burst",
-                10_000,
+                Map.entry("agentteams.gateway.limits.requests-per-second", 10_000),
+                Map.entry("agentteams.gateway.limits.burst", 10_000),
+                // Test agents (webhook, A2A) listen on loopback, which the outbound guard refuses
+                // unless the operator allows it: this stack allows 127.0.0.1 alone.
+                Map.entry("agentteams.outbound.allow-cidrs", "127.0.0.1/32"),
+                // Webhook pushes wait briefly for an answer and reconcile soon, so the tests of
+                // unknown outcomes and retries take seconds.
+                Map.entry("agentteams.scheduler.webhook.response-timeout", "2s"),
+                Map.entry("agentteams.scheduler.webhook.lease-ttl", "10s"),
+                Map.entry("agentteams.scheduler.webhook.reconcile-delay", "1s"),
+                Map.entry("agentteams.scheduler.webhook.backoff-base", "100ms"),
+                Map.entry("agentteams.scheduler.webhook.backoff-max", "2s"),
                 // The console's browser tests sign this owner in to see the operator page.
-                "agentteams.gateway.console.operators",
-                "olga-operator")));
+                Map.entry("agentteams.gateway.console.operators", "olga-operator"))));
   }
 }
