@@ -1,5 +1,6 @@
 package io.agentteams.team.teams.application;
 
+import io.agentteams.contracts.team.TeamStatus;
 import io.agentteams.platform.access.AccessPolicy;
 import io.agentteams.platform.access.Grant;
 import io.agentteams.platform.access.TeamAccess;
@@ -191,6 +192,20 @@ public class TeamCommands {
         lockVisible(service, teamId)
             .flatMap(team -> team.disconnect(reason) ? saveWithEvents(team) : Mono.just(team));
     return transactions.transactional(disconnected);
+  }
+
+  /**
+   * A push runtime refused access to one of the team's jobs (the scheduler's {@code
+   * RuntimeRefusedAccess}): a ready team becomes disconnected with the reason. A team in any other
+   * status is left as it is (already disconnected, being reconnected, failed or deleted).
+   */
+  public Mono<Void> runtimeRefusedAccess(UUID teamId, String reason) {
+    Mono<Team> disconnected =
+        teams
+            .lock(teamId)
+            .filter(team -> team.status() == TeamStatus.READY)
+            .flatMap(team -> team.disconnect(reason) ? saveWithEvents(team) : Mono.just(team));
+    return transactions.transactional(disconnected).then();
   }
 
   private Mono<Team> saveWithEvents(Team team) {
