@@ -35,7 +35,6 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -75,7 +74,6 @@ public class WebhookDispatcher implements SmartLifecycle {
   private static final List<String> FAILURE_REASONS =
       List.of(
           "retries_exhausted", "unauthorized", "rejected", "guard", "invalid_answer", "unknown");
-  private static final java.time.Duration HOUSEKEEPING_INTERVAL = java.time.Duration.ofMinutes(10);
 
   private final PushAgentStore agents;
   private final PushDeliveryStore deliveries;
@@ -376,25 +374,25 @@ public class WebhookDispatcher implements SmartLifecycle {
   }
 
   /** Forgets push records of jobs that ended long enough ago. */
-  Mono<Long> housekeep() {
+  public Mono<Long> housekeep() {
     return deliveries.forgetFinished(clock.instant().minus(properties.deliveryRetention()), 1000);
   }
 
+  /**
+   * Passes on the database's dispatch signal (a job became offerable, on whichever replica); the
+   * periodic pass ({@code WebhookLoops}) is the safety net.
+   */
   @Override
   public void start() {
     if (!running.compareAndSet(false, true)) {
       return;
     }
-    Flux<Boolean> triggers =
-        Flux.merge(
-                signals.on(DatabaseSignals.DISPATCH).map(payload -> Boolean.TRUE),
-                Flux.interval(properties.pollInterval()).map(tick -> Boolean.TRUE))
-            .onBackpressureLatest();
-    Flux<Long> housekeeping =
-        Flux.interval(HOUSEKEEPING_INTERVAL)
-            .concatMap(tick -> housekeep().onErrorResume(e -> Mono.empty()), 1);
     loop =
-        Flux.merge(triggers.concatMap(trigger -> pass(), 1).then(), housekeeping.then())
+        signals
+            .on(DatabaseSignals.DISPATCH)
+            .map(notification -> Boolean.TRUE)
+            .onBackpressureLatest()
+            .concatMap(trigger -> pass(), 1)
             .subscribe(n -> {}, e -> log.error("webhook dispatcher stopped", e));
   }
 
