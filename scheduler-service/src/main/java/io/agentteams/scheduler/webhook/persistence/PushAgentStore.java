@@ -79,7 +79,7 @@ public class PushAgentStore {
             SELECT DISTINCT p.owner_id, p.agent_id FROM push_agent p
             WHERE p.runtime_kind = 'webhook' AND EXISTS (
                 SELECT 1 FROM job j WHERE j.owner_id = p.owner_id AND j.agent_id = p.agent_id
-                AND ((j.state = 'admitted' AND j.lease_token IS NULL)
+                AND (j.state = 'waiting_worker' OR (j.state = 'admitted' AND j.lease_token IS NULL)
                      OR (j.state = 'unknown' AND j.reoffer_due AND NOT EXISTS (
                          SELECT 1 FROM platform.roster_team t
                          WHERE t.team_id = j.team_id AND t.status = 'disconnected'))))

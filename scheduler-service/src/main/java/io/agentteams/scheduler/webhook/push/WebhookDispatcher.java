@@ -65,6 +65,10 @@ public class WebhookDispatcher implements SmartLifecycle {
 
   private static final Logger log = LoggerFactory.getLogger(WebhookDispatcher.class);
   private static final int AGENTS_PER_PASS = 100;
+
+  /** The lease holder webhook offers name: the webhook runtime, whichever replica pushes. */
+  static final String HOLDER = "webhook-runtime";
+
   private static final String ATTEMPTS = "agentteams.scheduler.webhook.push.attempts";
   private static final String FAILURES = "agentteams.scheduler.webhook.push.failures";
   private static final String LATENCY = "agentteams.scheduler.webhook.push.latency";
@@ -149,8 +153,12 @@ public class WebhookDispatcher implements SmartLifecycle {
     if (room <= 0) {
       return Mono.empty();
     }
+    // The webhook runtime is always there to take an agent's jobs: any that gave their slot back
+    // waiting for a worker (schedule-to-start) queue again first.
     return dispatch
-        .claim(agent, Math.min(room, offersPerClaim), properties.leaseTtl())
+        .workerHasRoom(agent, room)
+        .thenMany(
+            dispatch.claim(agent, HOLDER, Math.min(room, offersPerClaim), properties.leaseTtl()))
         .doOnNext(this::start)
         .then();
   }
