@@ -12,8 +12,6 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.server.ServerWebExchange;
@@ -95,19 +93,6 @@ public class McpController {
       default ->
           Mono.just(ResponseEntity.ok(error(id, METHOD_NOT_FOUND, "unknown method " + method)));
     };
-  }
-
-  /**
-   * This server keeps no stream for server-initiated messages and no session to end: the
-   * transport's answer to GET and DELETE is then 405.
-   */
-  @RequestMapping(
-      value = "/api/v1/mcp",
-      method = {RequestMethod.GET, RequestMethod.DELETE})
-  public ResponseEntity<Void> noStream() {
-    return ResponseEntity.status(HttpStatus.METHOD_NOT_ALLOWED)
-        .header(HttpHeaders.ALLOW, "POST")
-        .build();
   }
 
   private ObjectNode initialize(JsonNode params) {
