@@ -62,8 +62,9 @@ class RunSteps {
         .concatMap(this::cancel)
         .thenMany(Flux.fromIterable(ordered))
         .concatMap(order -> create(run, order, roster, now))
-        .then(runs.update(run))
-        .then(runEvents.recorded(run))
+        // Deferred: the run is written as it is once every job exists and is recorded on it.
+        .then(Mono.defer(() -> runs.update(run)))
+        .then(Mono.defer(() -> runEvents.recorded(run)))
         .then(Mono.just(run));
   }
 

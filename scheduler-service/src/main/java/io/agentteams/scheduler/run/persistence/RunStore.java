@@ -117,11 +117,6 @@ public class RunStore {
         .then();
   }
 
-  /** Appends timeline entries of a run not yet stored with {@link #update}. */
-  public Mono<Void> appendEntries(Run run) {
-    return Flux.fromIterable(run.entries()).concatMap(e -> appendEntry(run.id(), e)).then();
-  }
-
   private Mono<Void> upsertTask(UUID runId, int position, RunTask task) {
     PlanTask d = task.definition();
     DatabaseClient.GenericExecuteSpec upsert =
