@@ -1,10 +1,12 @@
 package io.agentteams.scheduler.run.application;
 
+import io.agentteams.contracts.team.TeamStatus;
+import io.agentteams.platform.access.AccessPolicy;
+import io.agentteams.platform.access.Grant;
 import io.agentteams.platform.bounds.TextBound;
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.roster.Roster;
-import io.agentteams.platform.roster.Rosters;
+import io.agentteams.platform.roster.RosterAccess;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.persistence.JobStore;
@@ -16,8 +18,8 @@ import io.agentteams.scheduler.run.domain.RunProblems;
 import io.agentteams.scheduler.run.persistence.RunStore;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -66,7 +68,19 @@ public class RunCommands {
   /** One of a run's jobs, with what it was for. */
   public record RunJobRecord(RunStore.RunJob role, Job job) {}
 
-  private final Rosters rosters;
+  /** The team's owner starts runs while the team is neither failed nor deleted. */
+  static final AccessPolicy STARTING =
+      AccessPolicy.admitting(AccessPolicy.CallerKind.OWNER)
+          .keepingDeletedTeams()
+          .activeIn(
+              EnumSet.complementOf(EnumSet.of(TeamStatus.DELETED, TeamStatus.FAILED)),
+              RunProblems::teamNotActive);
+
+  /** The team's owner reads and steers its runs, also once the team is deleted. */
+  static final AccessPolicy STEERING =
+      AccessPolicy.admitting(AccessPolicy.CallerKind.OWNER).keepingDeletedTeams();
+
+  private final RosterAccess access;
   private final RunStore runs;
   private final JobStore jobs;
   private final QuotaStore quotas;
@@ -80,7 +94,7 @@ public class RunCommands {
   private final Clock clock;
 
   RunCommands(
-      Rosters rosters,
+      RosterAccess access,
       RunStore runs,
       JobStore jobs,
       QuotaStore quotas,
@@ -88,7 +102,7 @@ public class RunCommands {
       TransactionalOperator transactions,
       SchedulerProperties properties,
       Clock clock) {
-    this.rosters = rosters;
+    this.access = access;
     this.runs = runs;
     this.jobs = jobs;
     this.quotas = quotas;
@@ -108,7 +122,7 @@ public class RunCommands {
     String objective = objectiveBound.checkNotBlank(request.objective());
     String key =
         request.idempotencyKey() == null ? null : keyBound.checkNotBlank(request.idempotencyKey());
-    return roster(owner, teamId)
+    return roster(owner, teamId, STARTING)
         .flatMap(
             roster -> {
               RunOptions options = options(roster, request);
@@ -157,7 +171,7 @@ public class RunCommands {
 
   /** The owner's run in that team. */
   public Mono<Run> find(Caller.Owner owner, UUID teamId, UUID runId) {
-    return roster(owner, teamId)
+    return roster(owner, teamId, STEERING)
         .then(runs.find(runId))
         .filter(run -> run.teamId().equals(teamId))
         .switchIfEmpty(Mono.error(() -> RunProblems.notFound(runId)));
@@ -165,7 +179,7 @@ public class RunCommands {
 
   /** The team's runs, newest first. */
   public Mono<List<Run>> list(Caller.Owner owner, UUID teamId, int limit) {
-    return roster(owner, teamId).then(runs.findByTeam(teamId, limit).collectList());
+    return roster(owner, teamId, STEERING).then(runs.findByTeam(teamId, limit).collectList());
   }
 
   /** Approves the plan: the first round is dispatched. */
@@ -226,7 +240,7 @@ public class RunCommands {
   }
 
   private Mono<Run> change(Caller.Owner owner, UUID teamId, UUID runId, Change change) {
-    return roster(owner, teamId)
+    return roster(owner, teamId, STEERING)
         .flatMap(
             roster ->
                 transactions.transactional(
@@ -300,22 +314,8 @@ public class RunCommands {
     return roster.members().stream().map(Roster.Member::name).toList();
   }
 
-  /** The team's roster when the owner owns it and it accepts work; otherwise not found. */
-  private Mono<Roster> roster(Caller.Owner owner, UUID teamId) {
-    return rosters
-        .find(teamId)
-        .filter(roster -> roster.ownedBy(owner.ownerId()))
-        .switchIfEmpty(Mono.error(() -> ProblemException.notFound("team", teamId)))
-        .map(
-            roster -> {
-              if ("deleted".equals(roster.status()) || "failed".equals(roster.status())) {
-                throw new ProblemException(
-                    ProblemException.Kind.CONFLICT,
-                    "team-not-active",
-                    "team " + teamId + " is " + roster.status() + " and accepts no runs",
-                    Map.of("status", roster.status()));
-              }
-              return roster;
-            });
+  /** The team's roster when the policy grants the owner access; otherwise its refusal. */
+  private Mono<Roster> roster(Caller.Owner owner, UUID teamId, AccessPolicy policy) {
+    return access.check(owner, teamId, policy).map(Grant::team);
   }
 }

@@ -4,7 +4,7 @@ import static io.agentteams.scheduler.run.domain.PlanTest.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.problem.DomainFailure;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -126,7 +126,7 @@ class RunTest {
     rejected.reject("too broad", NOW);
     assertThat(rejected.state()).isEqualTo(RunState.FAILED);
     assertThat(rejected.reason()).isEqualTo("plan rejected: too broad");
-    assertThatThrownBy(() -> rejected.approve(MEMBERS, NOW)).isInstanceOf(ProblemException.class);
+    assertThatThrownBy(() -> rejected.approve(MEMBERS, NOW)).isInstanceOf(DomainFailure.class);
   }
 
   @Test
@@ -140,7 +140,7 @@ class RunTest {
     assertThat(run.cancellations()).hasSize(2);
     assertThat(run.taskEnded("t1", true, "late", MEMBERS, NOW)).isEmpty();
     assertThat(states(run)).containsOnly("cancelled");
-    assertThatThrownBy(() -> run.cancel(NOW)).isInstanceOf(ProblemException.class);
+    assertThatThrownBy(() -> run.cancel(NOW)).isInstanceOf(DomainFailure.class);
   }
 
   private static Run started(RunOptions options) {
