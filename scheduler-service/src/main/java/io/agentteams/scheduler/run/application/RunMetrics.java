@@ -1,32 +1,22 @@
 package io.agentteams.scheduler.run.application;
 
-import io.agentteams.scheduler.SchedulerProperties;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
-import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * Measures team runs for operators: unfinished runs by state, and how long the oldest plan has
- * waited for its owner's approval. Read from the database (every replica reports the same figures),
- * as often as the admission metrics.
+ * waited for its owner's approval. Read from the database (every replica reports the same figures);
+ * the {@code run-metrics} loop of {@link RunLoops} refreshes them.
  */
 @Component
-public class RunMetrics implements SmartLifecycle {
-
-  private static final Logger log = LoggerFactory.getLogger(RunMetrics.class);
+public class RunMetrics {
 
   private static final List<String> UNFINISHED =
       List.of("planning", "awaiting_approval", "running", "synthesising");
@@ -40,15 +30,11 @@ public class RunMetrics implements SmartLifecycle {
       """;
 
   private final DatabaseClient db;
-  private final Duration interval;
   private final Map<String, AtomicLong> unfinished = new ConcurrentHashMap<>();
   private final AtomicLong oldestAwaitingMillis = new AtomicLong();
-  private final AtomicBoolean running = new AtomicBoolean();
-  private volatile Disposable refreshing = () -> {};
 
-  public RunMetrics(DatabaseClient db, SchedulerProperties properties, MeterRegistry meters) {
+  public RunMetrics(DatabaseClient db, MeterRegistry meters) {
     this.db = db;
-    this.interval = properties.admission().metricsInterval();
     for (String state : UNFINISHED) {
       AtomicLong count = new AtomicLong();
       unfinished.put(state, count);
@@ -88,36 +74,5 @@ public class RunMetrics implements SmartLifecycle {
               oldestAwaitingMillis.set(awaiting == null ? 0 : awaiting[1]);
             })
         .then();
-  }
-
-  @Override
-  public void start() {
-    if (!running.compareAndSet(false, true)) {
-      return;
-    }
-    refreshing =
-        Flux.interval(Duration.ZERO, interval)
-            .onBackpressureDrop()
-            .concatMap(
-                tick ->
-                    refresh()
-                        .onErrorResume(
-                            e -> {
-                              log.debug("run metrics not refreshed: {}", e.toString());
-                              return Mono.empty();
-                            }),
-                1)
-            .subscribe();
-  }
-
-  @Override
-  public void stop() {
-    running.set(false);
-    refreshing.dispose();
-  }
-
-  @Override
-  public boolean isRunning() {
-    return running.get();
   }
 }
