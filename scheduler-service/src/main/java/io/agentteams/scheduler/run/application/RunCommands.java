@@ -119,9 +119,11 @@ public class RunCommands {
 
   /** Starts a run: it is planning, and its planner's job is queued. */
   public Mono<Started> start(Caller.Owner owner, UUID teamId, NewRun request) {
-    String objective = objectiveBound.checkNotBlank(request.objective());
+    String objective = withoutNul("objective", objectiveBound.checkNotBlank(request.objective()));
     String key =
-        request.idempotencyKey() == null ? null : keyBound.checkNotBlank(request.idempotencyKey());
+        request.idempotencyKey() == null
+            ? null
+            : withoutNul("idempotency_key", keyBound.checkNotBlank(request.idempotencyKey()));
     return roster(owner, teamId, STARTING)
         .flatMap(
             roster -> {
@@ -192,7 +194,7 @@ public class RunCommands {
     if (reason == null || reason.isBlank()) {
       return Mono.error(RunProblems.reasonRequired());
     }
-    String why = reasonBound.checkNotBlank(reason);
+    String why = withoutNul("reason", reasonBound.checkNotBlank(reason));
     return change(
         owner,
         teamId,
@@ -317,5 +319,12 @@ public class RunCommands {
   /** The team's roster when the policy grants the owner access; otherwise its refusal. */
   private Mono<Roster> roster(Caller.Owner owner, UUID teamId, AccessPolicy policy) {
     return access.check(owner, teamId, policy).map(Grant::team);
+  }
+
+  private static String withoutNul(String field, String value) {
+    if (value.indexOf('\u0000') >= 0) {
+      throw RunProblems.nulCharacter(field);
+    }
+    return value;
   }
 }

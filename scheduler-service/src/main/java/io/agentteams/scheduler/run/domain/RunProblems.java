@@ -84,4 +84,10 @@ public final class RunProblems {
         "team " + teamId + " is " + status.wire() + " and accepts no runs",
         Map.of("status", status.wire()));
   }
+
+  /** Text holding U+0000, which the database cannot store. */
+  public static DomainFailure nulCharacter(String field) {
+    return DomainFailure.invalid(
+        "nul-character", field + " must not contain the character U+0000", Map.of("field", field));
+  }
 }
