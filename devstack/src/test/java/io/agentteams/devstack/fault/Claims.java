@@ -1,5 +1,6 @@
 package io.agentteams.devstack.fault;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -17,8 +18,16 @@ import tools.jackson.databind.JsonNode;
  * Every member of a team races the others through a board of ready tasks, claiming each it finds
  * unowned with the revision it read (compare-and-set); a claim whose outcome is unknown is read
  * back before the member moves on.
+ *
+ * <p>The members claim tasks and never work them (no heartbeats), so the board is first given the
+ * longest claim time-out it allows: with its default (five minutes) it would recover every claim
+ * older than that, and on a loaded machine a run outlasts it, leaving acknowledged claims unowned
+ * on the final board for the checker to count as missing.
  */
 final class Claims {
+
+  /** The board's longest claim time-out (its default {@code max-claim-timeout}). */
+  static final Duration CLAIM_TIMEOUT = Duration.ofHours(24);
 
   /** A claim: which task, by whom, from which revision, and the owner the board then showed. */
   record Claim(String team, long task, String member, long revision, @Nullable String owner) {}
@@ -51,6 +60,7 @@ final class Claims {
   }
 
   void start() {
+    keepClaimsForTheRun();
     addTasks(tasks);
     for (String member : team.names()) {
       running.incrementAndGet();
@@ -59,6 +69,29 @@ final class Claims {
       threads.add(thread);
     }
     threads.forEach(Thread::start);
+  }
+
+  /** Gives the board a claim time-out that no run outlasts; fails the scenario if refused. */
+  private void keepClaimsForTheRun() {
+    String lead = team.members().get(team.names().get(0));
+    String settings = "/api/v1/teams/" + team.id() + "/tasks/settings";
+    long revision = Client.must(client.get(settings, lead)).get("revision").asLong();
+    long effective =
+        Client.must(
+                client.put(
+                    settings,
+                    lead,
+                    Map.of(
+                        "expected_revision",
+                        revision,
+                        "claim_timeout_seconds",
+                        CLAIM_TIMEOUT.toSeconds())))
+            .get("effective_claim_timeout_seconds")
+            .asLong();
+    if (effective != CLAIM_TIMEOUT.toSeconds()) {
+      throw new IllegalStateException(
+          "the board kept a claim time-out of " + effective + " s, not " + CLAIM_TIMEOUT);
+    }
   }
 
   /** Adds ready tasks to the board (a failed attempt is simply not a task). */
