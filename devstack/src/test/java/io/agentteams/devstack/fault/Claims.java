@@ -1,5 +1,7 @@
 package io.agentteams.devstack.fault;
 
+import static org.awaitility.Awaitility.await;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -71,27 +73,37 @@ final class Claims {
     threads.forEach(Thread::start);
   }
 
-  /** Gives the board a claim time-out that no run outlasts; fails the scenario if refused. */
+  /**
+   * Gives the board a claim time-out that no run outlasts, and reads it back: the team's roster may
+   * reach the board a moment after the team is ready, and an unanswered change may have been made.
+   */
   private void keepClaimsForTheRun() {
+    await()
+        .atMost(Duration.ofMinutes(3))
+        .pollInterval(Duration.ofMillis(500))
+        .until(this::claimTimeoutSet);
+  }
+
+  private boolean claimTimeoutSet() {
     String lead = team.members().get(team.names().get(0));
     String settings = "/api/v1/teams/" + team.id() + "/tasks/settings";
-    long revision = Client.must(client.get(settings, lead)).get("revision").asLong();
-    long effective =
-        Client.must(
-                client.put(
-                    settings,
-                    lead,
-                    Map.of(
-                        "expected_revision",
-                        revision,
-                        "claim_timeout_seconds",
-                        CLAIM_TIMEOUT.toSeconds())))
-            .get("effective_claim_timeout_seconds")
-            .asLong();
-    if (effective != CLAIM_TIMEOUT.toSeconds()) {
-      throw new IllegalStateException(
-          "the board kept a claim time-out of " + effective + " s, not " + CLAIM_TIMEOUT);
+    Client.Reply read = client.get(settings, lead);
+    if (!read.ok()) {
+      return false;
     }
+    JsonNode current = read.json();
+    if (current.get("effective_claim_timeout_seconds").asLong() == CLAIM_TIMEOUT.toSeconds()) {
+      return true;
+    }
+    client.put(
+        settings,
+        lead,
+        Map.of(
+            "expected_revision",
+            current.get("revision").asLong(),
+            "claim_timeout_seconds",
+            CLAIM_TIMEOUT.toSeconds()));
+    return false;
   }
 
   /** Adds ready tasks to the board (a failed attempt is simply not a task). */
