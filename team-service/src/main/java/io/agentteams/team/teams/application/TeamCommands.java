@@ -4,6 +4,7 @@ import io.agentteams.contracts.team.TeamStatus;
 import io.agentteams.platform.access.AccessPolicy;
 import io.agentteams.platform.access.Grant;
 import io.agentteams.platform.access.TeamAccess;
+import io.agentteams.platform.access.TeamIds;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.team.agents.application.AgentCatalog;
 import io.agentteams.team.agents.domain.AgentRuntime;
@@ -105,7 +106,7 @@ public class TeamCommands {
       List<NewMember> members,
       Map<String, AgentRuntime> runtimes) {
     return Team.create(
-        UUID.randomUUID(),
+        TeamIds.mint(clock.instant()),
         owner.ownerId(),
         name,
         goal,
