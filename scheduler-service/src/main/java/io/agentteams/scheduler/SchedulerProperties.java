@@ -2,8 +2,9 @@ package io.agentteams.scheduler;
 
 import io.agentteams.platform.bounds.TextBound;
 import io.agentteams.scheduler.admission.domain.OwnerWeights;
-import io.agentteams.scheduler.job.domain.BudgetLimits;
+import io.agentteams.scheduler.budget.domain.Scope;
 import io.agentteams.scheduler.job.domain.JobLimits;
+import io.agentteams.scheduler.job.domain.Usage;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -15,7 +16,7 @@ import org.springframework.validation.annotation.Validated;
  * Everything the scheduler can be told, with the defaults DESIGN.md names.
  *
  * @param jobs sizes and counts every job, chain and team keeps within
- * @param budget optional usage budgets (0 means no budget)
+ * @param budget the budget ledger: reservations and default budgets
  * @param admission the global bound on active jobs and how the admission loop runs
  * @param dispatch leases, streams, the sweeper and reconciliation
  * @param replicaId this instance's name in the records it writes; generated when blank
@@ -86,21 +87,58 @@ public record SchedulerProperties(
   }
 
   /**
-   * Usage budgets that agents' reported usage counts against; 0 means none.
+   * The budget ledger: what admission reserves for a job before it runs, and the deployment's
+   * default budgets, which apply to every chain and owner that sets none of its own (0: none).
    *
-   * @param chainTokens tokens one chain may use
-   * @param chainCostUnits cost units one chain may use
-   * @param ownerTokens tokens one owner may use across all teams
-   * @param ownerCostUnits cost units one owner may use across all teams
+   * @param reserveTokens tokens reserved for a job when it is admitted, until it settles
+   * @param reserveCost cost (micro-units) reserved for a job when it is admitted
+   * @param currency the currency an owner who names none is charged in
+   * @param chainTokens default tokens budget of a chain
+   * @param chainCostUnits default cost budget of a chain
+   * @param ownerTokens default tokens budget of an owner, across all its teams
+   * @param ownerCostUnits default cost budget of an owner
+   * @param chainMaxHops default hand-off hops budget of a chain
    */
   public record Budget(
+      @DefaultValue("1000") long reserveTokens,
+      @DefaultValue("0") long reserveCost,
+      @DefaultValue("USD") String currency,
       @DefaultValue("0") long chainTokens,
       @DefaultValue("0") long chainCostUnits,
       @DefaultValue("0") long ownerTokens,
-      @DefaultValue("0") long ownerCostUnits) {
+      @DefaultValue("0") long ownerCostUnits,
+      @DefaultValue("0") int chainMaxHops) {
 
-    public BudgetLimits limits() {
-      return new BudgetLimits(chainTokens, chainCostUnits, ownerTokens, ownerCostUnits);
+    public Budget {
+      if (reserveTokens < 0
+          || reserveCost < 0
+          || chainTokens < 0
+          || chainCostUnits < 0
+          || ownerTokens < 0
+          || ownerCostUnits < 0
+          || chainMaxHops < 0) {
+        throw new IllegalArgumentException("budget settings cannot be negative");
+      }
+    }
+
+    /** What admission reserves for a job. */
+    public Usage estimate() {
+      return new Usage(reserveTokens, reserveCost);
+    }
+
+    /** The budget a scope of this kind has when its owner set none. */
+    public io.agentteams.scheduler.budget.domain.Budget defaults(Scope.Kind kind) {
+      return switch (kind) {
+        case OWNER -> limits(ownerTokens, ownerCostUnits, 0);
+        case CHAIN -> limits(chainTokens, chainCostUnits, chainMaxHops);
+        default -> io.agentteams.scheduler.budget.domain.Budget.NONE;
+      };
+    }
+
+    private static io.agentteams.scheduler.budget.domain.Budget limits(
+        long tokens, long cost, int hops) {
+      return new io.agentteams.scheduler.budget.domain.Budget(
+          tokens > 0 ? tokens : null, cost > 0 ? cost : null, null, hops > 0 ? hops : null);
     }
   }
 

@@ -25,7 +25,10 @@ public class ServiceRoutes {
                         "/api/v1/jobs/**",
                         "/api/v1/teams/*/requests/**",
                         "/api/v1/teams/*/runs/**",
-                        "/api/v1/teams/*/activity/**")
+                        "/api/v1/teams/*/activity/**",
+                        "/api/v1/teams/*/spend/**",
+                        "/api/v1/teams/*/budget/**",
+                        "/api/v1/budget/**")
                     .uri(services.scheduler()))
         .route(
             "mailbox",

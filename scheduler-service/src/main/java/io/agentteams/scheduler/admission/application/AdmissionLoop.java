@@ -1,17 +1,16 @@
 package io.agentteams.scheduler.admission.application;
 
-import io.agentteams.platform.problem.LimitExceededException;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.admission.domain.AdmissionPlan;
 import io.agentteams.scheduler.admission.domain.AdmissionPolicy;
 import io.agentteams.scheduler.admission.domain.Candidate;
 import io.agentteams.scheduler.admission.persistence.AdmissionStore;
 import io.agentteams.scheduler.admission.persistence.AdmissionStore.CandidateRow;
+import io.agentteams.scheduler.budget.application.Spending;
+import io.agentteams.scheduler.budget.domain.BudgetExceeded;
 import io.agentteams.scheduler.job.application.JobTransitions;
-import io.agentteams.scheduler.job.domain.BudgetLimits;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.JobChange;
-import io.agentteams.scheduler.job.domain.JobKind;
 import io.agentteams.scheduler.job.messaging.JobEvents;
 import io.agentteams.scheduler.signal.DatabaseSignals;
 import io.micrometer.core.instrument.Counter;
@@ -26,7 +25,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -67,7 +65,7 @@ public class AdmissionLoop implements SmartLifecycle {
   private final DatabaseSignals signals;
   private final SchedulerProperties.Admission properties;
   private final AdmissionPolicy policy;
-  private final BudgetLimits budgets;
+  private final Spending spending;
   private final String replica;
   private final Clock clock;
   // Multicast, so the loop can be stopped and started again; a wake-up while nothing listens is
@@ -85,6 +83,7 @@ public class AdmissionLoop implements SmartLifecycle {
       JobEvents events,
       TransactionalOperator transactions,
       DatabaseSignals signals,
+      Spending spending,
       SchedulerProperties properties,
       Clock clock,
       MeterRegistry meters) {
@@ -95,7 +94,7 @@ public class AdmissionLoop implements SmartLifecycle {
     this.signals = signals;
     this.properties = properties.admission();
     this.policy = new AdmissionPolicy(properties.admission().weights());
-    this.budgets = properties.budget().limits();
+    this.spending = spending;
     this.replica = properties.replicaId();
     this.clock = clock;
     this.admissionWait =
@@ -196,20 +195,46 @@ public class AdmissionLoop implements SmartLifecycle {
               return store
                   .lockQueued(rows)
                   .collectList()
-                  .doOnNext(locked -> selection.rowsTried(rows, locked, budgets, now));
+                  .doOnNext(locked -> selection.rowsTried(rows, locked));
             })
         .then(Mono.defer(() -> select(control, free, selection, now, attempt + 1)));
   }
 
+  /**
+   * Reserves the planned jobs' estimates in the ledger, then admits those it reserved for. A job a
+   * budget has no room for is refused here, naming the budget; a job whose balances another
+   * transaction holds stays queued for the next pass (its settlement's commit wakes one).
+   */
   private Mono<PassResult> apply(
       AdmissionStore.Control control, AdmissionPlan plan, Selection selection, Instant now) {
-    List<Job> admitted = new ArrayList<>();
-    List<JobChange> changes = new ArrayList<>();
-    for (Candidate candidate : plan.admitted()) {
-      Job job = selection.locked.get(candidate.jobId());
-      changes.add(job.admit(replica, now));
-      admitted.add(job);
-    }
+    List<Job> planned = plan.admitted().stream().map(c -> selection.locked.get(c.jobId())).toList();
+    return spending
+        .reserve(planned, now)
+        .flatMap(
+            reservations -> {
+              List<Job> admitted = new ArrayList<>();
+              List<JobChange> changes = new ArrayList<>();
+              for (Job job : planned) {
+                BudgetExceeded refused = reservations.refused().get(job.id());
+                if (refused != null) {
+                  selection.refusals.put(
+                      job, job.refuse(BudgetExceeded.CODE + ": " + refused.detail(), now));
+                } else if (!reservations.busy().contains(job.id())) {
+                  changes.add(job.admit(replica, now));
+                  admitted.add(job);
+                }
+              }
+              return write(control, plan, selection, admitted, changes, now);
+            });
+  }
+
+  private Mono<PassResult> write(
+      AdmissionStore.Control control,
+      AdmissionPlan plan,
+      Selection selection,
+      List<Job> admitted,
+      List<JobChange> changes,
+      Instant now) {
     Mono<Void> refuse =
         Flux.fromIterable(selection.refusals.entrySet())
             .concatMap(refusal -> transitions.followUp(refusal.getKey(), refusal.getValue(), now))
@@ -272,23 +297,13 @@ public class AdmissionLoop implements SmartLifecycle {
 
     /**
      * Records the rows a lock attempt got; a row it did not get is held elsewhere (or no longer
-     * queued). New work whose budget is used up is refused here, in this pass.
+     * queued).
      */
-    void rowsTried(List<UUID> tried, List<Job> got, BudgetLimits budgets, Instant now) {
+    void rowsTried(List<UUID> tried, List<Job> got) {
       Set<UUID> gotIds = new HashSet<>();
       for (Job job : got) {
         gotIds.add(job.id());
-        CandidateRow row = rows.get(job.id());
-        Optional<LimitExceededException> exhausted =
-            budgets.any() && row.kind() != JobKind.RECEIPT && !row.resume()
-                ? budgets.exhausted(row.chainUsage(), row.ownerUsage())
-                : Optional.empty();
-        if (exhausted.isPresent()) {
-          refusals.put(job, job.refuse("refused at admission: " + exhausted.get().detail(), now));
-          unavailable.add(job.id());
-        } else {
-          locked.put(job.id(), job);
-        }
+        locked.put(job.id(), job);
       }
       tried.stream().filter(id -> !gotIds.contains(id)).forEach(unavailable::add);
     }

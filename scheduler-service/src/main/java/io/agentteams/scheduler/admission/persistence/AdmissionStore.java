@@ -5,7 +5,6 @@ import io.agentteams.scheduler.admission.domain.Candidate;
 import io.agentteams.scheduler.admission.domain.Rotation;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.JobKind;
-import io.agentteams.scheduler.job.domain.Usage;
 import io.agentteams.scheduler.job.persistence.JobStore;
 import java.time.Instant;
 import java.util.Arrays;
@@ -30,9 +29,8 @@ public class AdmissionStore {
   /** The control row as a pass reads it, with the slots held when it was read. */
   public record Control(int capacity, int held, Rotation rotation) {}
 
-  /** A candidate with what the budget check needs. */
-  public record CandidateRow(
-      Candidate candidate, JobKind kind, boolean resume, Usage chainUsage, Usage ownerUsage) {}
+  /** A candidate with its kind and whether it resumes a conversation. */
+  public record CandidateRow(Candidate candidate, JobKind kind, boolean resume) {}
 
   /** Queued jobs of one owner. */
   public record OwnerDepth(String ownerId, long queued) {}
@@ -74,12 +72,8 @@ public class AdmissionStore {
             AND NOT EXISTS (SELECT 1 FROM platform.roster_team t
                             WHERE t.team_id = h.team_id AND t.status = 'disconnected')
       )
-      SELECT r.id, r.team_id, r.owner_id, r.conversation_id, r.kind, r.resume, r.queue_position,
-             coalesce(c.tokens, 0) AS chain_tokens, coalesce(c.cost_units, 0) AS chain_cost,
-             coalesce(o.tokens, 0) AS owner_tokens, coalesce(o.cost_units, 0) AS owner_cost
+      SELECT r.id, r.team_id, r.owner_id, r.conversation_id, r.kind, r.resume, r.queue_position
       FROM ranked r
-      LEFT JOIN chain c ON c.chain_id = r.chain_id
-      LEFT JOIN owner_usage o ON o.owner_id = r.owner_id
       WHERE r.rank <= :perOwner
       """;
 
@@ -169,11 +163,7 @@ public class AdmissionStore {
                         row.get("conversation_id", String.class),
                         row.get("queue_position", Long.class)),
                     JobKind.fromWire(row.get("kind", String.class)),
-                    Boolean.TRUE.equals(row.get("resume", Boolean.class)),
-                    new Usage(
-                        row.get("chain_tokens", Long.class), row.get("chain_cost", Long.class)),
-                    new Usage(
-                        row.get("owner_tokens", Long.class), row.get("owner_cost", Long.class))))
+                    Boolean.TRUE.equals(row.get("resume", Boolean.class))))
         .all();
   }
 

@@ -20,19 +20,33 @@ public sealed interface WorkerReport {
   /** Applies the report to the job; null when it changed no state. */
   @Nullable JobChange applyTo(Job job, Instant now, JobLimits limits);
 
-  /** The run started (or, answering a reconciliation offer, is running). */
-  record Started(String leaseToken, @Nullable String runId) implements WorkerReport {
+  /** The run started (or, answering a reconciliation offer, is running), with its usage so far. */
+  record Started(String leaseToken, @Nullable String runId, Usage usage) implements WorkerReport {
+
+    public Started(String leaseToken, @Nullable String runId) {
+      this(leaseToken, runId, Usage.NONE);
+    }
+
     @Override
     public @Nullable JobChange applyTo(Job job, Instant now, JobLimits limits) {
-      return job.start(leaseToken, runId, now);
+      JobChange change = job.start(leaseToken, runId, now);
+      job.reportUsage(usage);
+      return change;
     }
   }
 
-  /** The run goes on; renews the lease. */
-  record Heartbeat(String leaseToken, @Nullable String runId) implements WorkerReport {
+  /** The run goes on, having used {@code usage} so far; renews the lease. */
+  record Heartbeat(String leaseToken, @Nullable String runId, Usage usage) implements WorkerReport {
+
+    public Heartbeat(String leaseToken, @Nullable String runId) {
+      this(leaseToken, runId, Usage.NONE);
+    }
+
     @Override
     public @Nullable JobChange applyTo(Job job, Instant now, JobLimits limits) {
-      return job.heartbeat(leaseToken, runId, now);
+      JobChange change = job.heartbeat(leaseToken, runId, now);
+      job.reportUsage(usage);
+      return change;
     }
   }
 

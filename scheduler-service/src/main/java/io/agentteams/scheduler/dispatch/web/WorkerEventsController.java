@@ -52,7 +52,8 @@ public class WorkerEventsController {
    *     interrupt, payload}}
    * @param answer for completed: the final answer
    * @param error for failed: what went wrong
-   * @param usage for completed and failed: tokens and cost units used
+   * @param usage the job's usage so far (a total, never an increment), on any report: a report that
+   *     goes past a budget stops the job
    */
   public record WorkerEvent(
       @Nullable String type,
@@ -74,8 +75,8 @@ public class WorkerEventsController {
       }
       Usage used = usage == null ? Usage.NONE : usage.toUsage();
       return switch (type == null ? "" : type) {
-        case "started" -> new WorkerReport.Started(leaseToken, runId);
-        case "heartbeat" -> new WorkerReport.Heartbeat(leaseToken, runId);
+        case "started" -> new WorkerReport.Started(leaseToken, runId, used);
+        case "heartbeat" -> new WorkerReport.Heartbeat(leaseToken, runId, used);
         case "input_required" ->
             new WorkerReport.InputRequired(leaseToken, parsedQuestion(), runId);
         case "completed" ->
@@ -111,16 +112,33 @@ public class WorkerEventsController {
     }
   }
 
+  private static long orZero(@Nullable Long value) {
+    return value == null ? 0 : value;
+  }
+
   /** A question: text for a clarification, a JSON payload for an interrupt. */
   public record QuestionBody(
       @Nullable String kind, @Nullable String text, @Nullable JsonNode payload) {}
 
-  /** Usage a run reports. */
-  public record UsageBody(@Nullable Long tokens, @Nullable Long costUnits) {
+  /**
+   * Usage a run reports: tokens (or input and output tokens, which add up to them) and cost in
+   * integer micro-units of the owner's currency ({@code cost}, or its older name {@code
+   * cost_units}); the model is informational.
+   */
+  public record UsageBody(
+      @Nullable Long tokens,
+      @Nullable Long inputTokens,
+      @Nullable Long outputTokens,
+      @Nullable Long cost,
+      @Nullable Long costUnits,
+      @Nullable String model) {
     Usage toUsage() {
       try {
-        return new Usage(tokens == null ? 0 : tokens, costUnits == null ? 0 : costUnits);
-      } catch (IllegalArgumentException e) {
+        long split = Math.addExact(orZero(inputTokens), orZero(outputTokens));
+        long total = tokens == null ? split : Math.max(tokens, split);
+        long spent = cost != null ? cost : orZero(costUnits);
+        return new Usage(total, spent);
+      } catch (IllegalArgumentException | ArithmeticException e) {
         throw WebProblems.invalid("invalid-usage", e.getMessage());
       }
     }

@@ -12,14 +12,14 @@ import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.roster.Roster;
 import io.agentteams.platform.roster.RosterAccess;
 import io.agentteams.scheduler.SchedulerProperties;
-import io.agentteams.scheduler.job.domain.BudgetLimits;
+import io.agentteams.scheduler.budget.application.Spending;
+import io.agentteams.scheduler.budget.domain.Budget;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.JobLimits;
 import io.agentteams.scheduler.job.domain.JobProblems;
 import io.agentteams.scheduler.job.domain.JobSpec;
 import io.agentteams.scheduler.job.domain.MemberRef;
 import io.agentteams.scheduler.job.domain.RequestFingerprint;
-import io.agentteams.scheduler.job.domain.Usage;
 import io.agentteams.scheduler.job.messaging.JobEvents;
 import io.agentteams.scheduler.job.persistence.JobStore;
 import io.agentteams.scheduler.job.persistence.QuotaStore;
@@ -83,6 +83,7 @@ public class JobRequests {
       String key,
       String fingerprint,
       List<JobSpec> specs,
+      Budget chainBudget,
       Instant now) {}
 
   private final RosterAccess access;
@@ -91,7 +92,7 @@ public class JobRequests {
   private final JobEvents events;
   private final TransactionalOperator transactions;
   private final JobLimits limits;
-  private final BudgetLimits budgets;
+  private final Spending spending;
   private final Clock clock;
 
   public JobRequests(
@@ -100,6 +101,7 @@ public class JobRequests {
       QuotaStore quotas,
       JobEvents events,
       TransactionalOperator transactions,
+      Spending spending,
       SchedulerProperties properties,
       Clock clock) {
     this.access = access;
@@ -108,7 +110,7 @@ public class JobRequests {
     this.events = events;
     this.transactions = transactions;
     this.limits = properties.jobs().limits();
-    this.budgets = properties.budget().limits();
+    this.spending = spending;
     this.clock = clock;
   }
 
@@ -119,11 +121,25 @@ public class JobRequests {
       List<String> recipients,
       @Nullable String text,
       @Nullable String key) {
+    return submit(owner, teamId, recipients, text, key, Budget.NONE);
+  }
+
+  /**
+   * An owner's request: one job per recipient, each starting its own chain with {@code
+   * chainBudget}.
+   */
+  public Mono<Submitted> submit(
+      Caller.Owner owner,
+      UUID teamId,
+      List<String> recipients,
+      @Nullable String text,
+      @Nullable String key,
+      Budget chainBudget) {
     String input = limits.input().checkNotBlank(text);
     String idempotencyKey = checkKey(key);
     return access
         .check(owner, teamId, OWNER_REQUESTS)
-        .map(grant -> ownerSubmission(grant, recipients, input, idempotencyKey))
+        .map(grant -> ownerSubmission(grant, recipients, input, idempotencyKey, chainBudget))
         .flatMap(
             submission ->
                 transactions.transactional(
@@ -140,6 +156,20 @@ public class JobRequests {
       List<String> recipients,
       @Nullable String text,
       @Nullable String key) {
+    return handOff(member, teamId, recipients, text, key, Budget.NONE);
+  }
+
+  /**
+   * A member's hand-off; {@code chainBudget} applies when it starts a chain of its own (a hand-off
+   * within a chain keeps the chain's budget).
+   */
+  public Mono<Submitted> handOff(
+      Caller.Member member,
+      UUID teamId,
+      List<String> recipients,
+      @Nullable String text,
+      @Nullable String key,
+      Budget chainBudget) {
     Optional<DomainFailure> otherTeam = access.screen(member, teamId, HANDOFFS);
     if (otherTeam.isPresent()) {
       return Mono.error(otherTeam.get());
@@ -151,16 +181,15 @@ public class JobRequests {
     String idempotencyKey = checkKey(key);
     return access
         .check(member, teamId, HANDOFFS)
-        .flatMap(grant -> handOffSubmission(grant, recipients, input, idempotencyKey))
+        .flatMap(grant -> handOffSubmission(grant, recipients, input, idempotencyKey, chainBudget))
         .flatMap(
             submission ->
                 transactions.transactional(
-                    submitOnce(
-                        submission, quota -> handOffLimits(quota, submission.specs().get(0)))));
+                    submitOnce(submission, quota -> handOffLimits(quota, submission))));
   }
 
   private Submission ownerSubmission(
-      Grant<Roster> grant, List<String> recipients, String input, String key) {
+      Grant<Roster> grant, List<String> recipients, String input, String key, Budget budget) {
     UUID teamId = grant.team().teamId();
     List<MemberRef> targets = targets(grant.team(), recipients);
     String fingerprint = RequestFingerprint.of(JobSpec.OWNER, names(targets), input, null);
@@ -172,11 +201,12 @@ public class JobRequests {
                     JobSpec.ownerRequest(
                         UUID.randomUUID(), teamId, grant.ownerId(), target, input, key, now))
             .toList();
-    return new Submission(teamId, grant.ownerId(), JobSpec.OWNER, key, fingerprint, specs, now);
+    return new Submission(
+        teamId, grant.ownerId(), JobSpec.OWNER, key, fingerprint, specs, budget, now);
   }
 
   private Mono<Submission> handOffSubmission(
-      Grant<Roster> grant, List<String> recipients, String input, String key) {
+      Grant<Roster> grant, List<String> recipients, String input, String key, Budget budget) {
     Acting.AsMember self = grant.member();
     Roster.Member sender = grant.team().member(self.name()).orElseThrow();
     MemberRef from = new MemberRef(sender.name(), sender.agentId(), sender.conversationId());
@@ -207,7 +237,14 @@ public class JobRequests {
                       key,
                       now);
               return new Submission(
-                  teamId, grant.ownerId(), scope, key, fingerprint, List.of(spec), now);
+                  teamId,
+                  grant.ownerId(),
+                  scope,
+                  key,
+                  fingerprint,
+                  List.of(spec),
+                  executing.isPresent() ? Budget.NONE : budget,
+                  now);
             });
   }
 
@@ -226,35 +263,40 @@ public class JobRequests {
                         Mono.defer(() -> withinLimits.apply(quota).then(create(submission)))));
   }
 
-  /** The team's request limit and the owner's budget. */
+  /** The team's request limit, and the budgets the new jobs would count against. */
   private Mono<Void> ownerLimits(QuotaStore.TeamQuota quota, Submission submission) {
     limits.checkTeamRequests(quota.requests(), submission.specs().size());
-    return checkOwnerBudget(submission.ownerId());
+    return spending.checkNew(
+        submission.ownerId(),
+        submission.teamId(),
+        submission.specs().stream().map(spec -> spec.target().name()).toList(),
+        null,
+        null,
+        submission.now());
   }
 
-  /** The team's request limit, the chain's, and the chain's and owner's budgets. */
-  private Mono<Void> handOffLimits(QuotaStore.TeamQuota quota, JobSpec spec) {
+  /**
+   * The team's request limit, the chain's, the budgets the hand-off would count against, and the
+   * chain's hop budget (the hop is counted here, under the team's quota lock).
+   */
+  private Mono<Void> handOffLimits(QuotaStore.TeamQuota quota, Submission submission) {
+    JobSpec spec = submission.specs().get(0);
     limits.checkTeamRequests(quota.requests(), 1);
     return quotas
         .chain(spec.chainId())
         .flatMap(
             chain -> {
               limits.checkChainRequests(chain.requests());
-              return quotas
-                  .ownerUsage(spec.ownerId())
-                  .flatMap(owner -> refuseIfExhausted(chain.usage(), owner));
+              return spending
+                  .checkNew(
+                      spec.ownerId(),
+                      spec.teamId(),
+                      List.of(spec.target().name()),
+                      spec.chainId(),
+                      null,
+                      submission.now())
+                  .then(spending.hop(spec.chainId(), spec.teamId()));
             });
-  }
-
-  private Mono<Void> refuseIfExhausted(Usage chain, Usage owner) {
-    return budgets.exhausted(chain, owner).<Mono<Void>>map(Mono::error).orElse(Mono.empty());
-  }
-
-  private Mono<Void> checkOwnerBudget(String ownerId) {
-    if (!budgets.any()) {
-      return Mono.empty();
-    }
-    return quotas.ownerUsage(ownerId).flatMap(owner -> refuseIfExhausted(Usage.NONE, owner));
   }
 
   /** The jobs an earlier submission with this key created, or a refusal if its body differed. */
@@ -279,8 +321,16 @@ public class JobRequests {
         .collectList()
         .flatMap(
             created ->
-                quotas
-                    .addToTeam(teamId, created.size(), 0)
+                Flux.fromIterable(submission.specs())
+                    .filter(spec -> spec.parentJobId() == null)
+                    .concatMap(
+                        spec ->
+                            spending.budgetChain(
+                                spec.chainId(),
+                                submission.ownerId(),
+                                submission.chainBudget(),
+                                submission.now()))
+                    .then(quotas.addToTeam(teamId, created.size(), 0))
                     .then(
                         quotas.insertRequestKey(
                             teamId,

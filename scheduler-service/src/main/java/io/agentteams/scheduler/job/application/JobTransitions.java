@@ -1,10 +1,13 @@
 package io.agentteams.scheduler.job.application;
 
 import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.budget.application.Spending;
+import io.agentteams.scheduler.budget.domain.BudgetExceeded;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.JobChange;
 import io.agentteams.scheduler.job.domain.JobLimits;
 import io.agentteams.scheduler.job.domain.JobProblems;
+import io.agentteams.scheduler.job.domain.Usage;
 import io.agentteams.scheduler.job.messaging.JobEvents;
 import io.agentteams.scheduler.job.persistence.JobStore;
 import io.agentteams.scheduler.job.persistence.QuotaStore;
@@ -40,6 +43,7 @@ public class JobTransitions {
   private final JobEvents events;
   private final TransactionalOperator transactions;
   private final JobLimits limits;
+  private final Spending spending;
   private final Clock clock;
 
   public JobTransitions(
@@ -47,8 +51,10 @@ public class JobTransitions {
       QuotaStore quotas,
       JobEvents events,
       TransactionalOperator transactions,
+      Spending spending,
       SchedulerProperties properties,
       Clock clock) {
+    this.spending = spending;
     this.jobs = jobs;
     this.quotas = quotas;
     this.events = events;
@@ -74,20 +80,47 @@ public class JobTransitions {
         jobs.lockIfFree(jobId).flatMap(job -> applyLocked(job, transition)));
   }
 
-  /** Applies the transition to a job the current transaction has locked. */
+  /**
+   * Applies the transition to a job the current transaction has locked. When the job's reported
+   * usage grew and it is still unfinished, its hold in the ledger grows with it; a budget with no
+   * room for that stops the job at once ({@code budget-exceeded}).
+   */
   public Mono<Job> applyLocked(Job job, Transition transition) {
     return Mono.defer(
         () -> {
           Instant now = clock.instant();
+          Usage before = job.usage();
           JobChange change = transition.apply(job, now);
-          return followUp(job, change, now).thenReturn(job);
+          if (job.state().finished() || job.usage().equals(before)) {
+            return followUp(job, change, now).thenReturn(job);
+          }
+          return spending
+              .reported(job, now)
+              .flatMap(
+                  stopped -> {
+                    JobChange made = change;
+                    if (stopped.isPresent()) {
+                      JobChange stop =
+                          job.stopForBudget(
+                              BudgetExceeded.CODE + ": " + stopped.get().detail(), now);
+                      made = stop == null ? change : merged(change, stop);
+                    }
+                    return followUp(job, made, now).thenReturn(job);
+                  });
         });
+  }
+
+  /** Two changes made in one transaction, as the one that took the job from the first's state. */
+  private static @Nullable JobChange merged(@Nullable JobChange first, JobChange second) {
+    return first == null
+        ? second
+        : new JobChange(second.jobId(), first.from(), second.to(), second.revision());
   }
 
   /**
    * Writes a job after a change and does what follows from it: releases its slot when it left a
-   * slot-holding state, adds a finished run's usage to its chain and owner, returns a finished
-   * hand-off's answer as a receipt, and appends the events.
+   * slot-holding state, settles a finished job's usage in the ledger, returns a finished hand-off's
+   * answer as a receipt, and appends the events.
    */
   public Mono<Void> followUp(Job job, @Nullable JobChange change, Instant now) {
     Mono<Void> steps = Mono.empty();
@@ -95,10 +128,7 @@ public class JobTransitions {
       steps = steps.then(jobs.releaseSlot(job.id()));
     }
     if (change != null && change.to().finished()) {
-      steps =
-          steps.then(
-              quotas.addUsage(
-                  job.spec().chainId(), job.spec().teamId(), job.spec().ownerId(), job.usage()));
+      steps = steps.then(spending.settle(job, now));
     }
     Mono<Optional<Job>> receipt =
         job.needsReceipt()

@@ -189,7 +189,11 @@ public final class Job {
     }
 
     Run ended(Outcome how, Usage used, @Nullable String reportedRunId, Instant now) {
-      return new Run(startedAt, now, null, reportedOr(reportedRunId), how, used);
+      return new Run(startedAt, now, null, reportedOr(reportedRunId), how, usage.atLeast(used));
+    }
+
+    Run using(Usage used) {
+      return new Run(startedAt, finishedAt, unknownSince, runId, outcome, usage.atLeast(used));
     }
 
     private @Nullable String reportedOr(@Nullable String reportedRunId) {
@@ -549,6 +553,27 @@ public final class Job {
                 + timeout
                 + "; marked failed without being run again");
     return ended(JobState.FAILED, givenUp, Usage.NONE, null, now);
+  }
+
+  /**
+   * The runtime reports what the job has used so far. Usage only grows: a report carries the total,
+   * so a repeated or late report changes nothing. Ignored once the job has ended.
+   */
+  public void reportUsage(Usage used) {
+    if (!state().finished()) {
+      stored = stored.with(stored.run().using(used));
+    }
+  }
+
+  /**
+   * A budget has no room for what the running job reports: it fails with the reason, and its lease
+   * ends with it, so the runtime's next report is refused and the turn stops.
+   */
+  public @Nullable JobChange stopForBudget(String reason, Instant now) {
+    if (!state().holdsSlot() && state() != JobState.WAITING_INPUT) {
+      return null;
+    }
+    return ended(JobState.FAILED, new Outcome(null, false, reason), Usage.NONE, null, now);
   }
 
   /** Refuses a queued job at admission, for example because its budget is used up. */

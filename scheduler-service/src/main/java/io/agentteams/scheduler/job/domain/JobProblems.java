@@ -66,12 +66,6 @@ public final class JobProblems {
     return new LimitExceededException(limit, "bytes", max, bytes);
   }
 
-  /** A used-up budget, named by the budget's configuration name. */
-  public static LimitExceededException budgetExhausted(
-      String budget, String unit, long max, long used) {
-    return new LimitExceededException(budget, unit, max, used);
-  }
-
   /** A member token acts only within its own team. */
   public static DomainFailure otherTeam() {
     return DomainFailure.forbidden("other-team", "a member token acts only within its own team");

@@ -16,6 +16,16 @@ public record Usage(long tokens, long costUnits) {
     }
   }
 
+  /** The larger of each measure: reports carry a job's usage so far, so they never shrink it. */
+  public Usage atLeast(Usage other) {
+    return new Usage(Math.max(tokens, other.tokens), Math.max(costUnits, other.costUnits));
+  }
+
+  /** Whether nothing was used. */
+  public boolean none() {
+    return tokens == 0 && costUnits == 0;
+  }
+
   public Usage plus(Usage other) {
     return new Usage(
         Math.addExact(tokens, other.tokens), Math.addExact(costUnits, other.costUnits));

@@ -70,14 +70,6 @@ public class QuotaStore {
         .defaultIfEmpty(new ChainQuota(0, Usage.NONE));
   }
 
-  public Mono<Usage> ownerUsage(String ownerId) {
-    return db.sql("SELECT tokens, cost_units FROM owner_usage WHERE owner_id = :owner")
-        .bind("owner", ownerId)
-        .map(row -> new Usage(row.get("tokens", Long.class), row.get("cost_units", Long.class)))
-        .one()
-        .defaultIfEmpty(Usage.NONE);
-  }
-
   public Mono<Void> addChainRequest(UUID chainId, UUID teamId) {
     return db.sql(
             "INSERT INTO chain (chain_id, team_id, requests) VALUES (:chain, :team, 1)"
@@ -87,37 +79,6 @@ public class QuotaStore {
         .fetch()
         .rowsUpdated()
         .then();
-  }
-
-  /** Adds a run's reported usage to its chain and its owner. */
-  public Mono<Void> addUsage(UUID chainId, UUID teamId, String ownerId, Usage usage) {
-    if (usage.tokens() == 0 && usage.costUnits() == 0) {
-      return Mono.empty();
-    }
-    Mono<Long> chain =
-        db.sql(
-                "INSERT INTO chain (chain_id, team_id, tokens, cost_units)"
-                    + " VALUES (:chain, :team, :tokens, :cost)"
-                    + " ON CONFLICT (chain_id) DO UPDATE SET tokens = chain.tokens + :tokens,"
-                    + " cost_units = chain.cost_units + :cost")
-            .bind("chain", chainId)
-            .bind("team", teamId)
-            .bind("tokens", usage.tokens())
-            .bind("cost", usage.costUnits())
-            .fetch()
-            .rowsUpdated();
-    Mono<Long> owner =
-        db.sql(
-                "INSERT INTO owner_usage (owner_id, tokens, cost_units)"
-                    + " VALUES (:owner, :tokens, :cost)"
-                    + " ON CONFLICT (owner_id) DO UPDATE SET tokens = owner_usage.tokens + :tokens,"
-                    + " cost_units = owner_usage.cost_units + :cost")
-            .bind("owner", ownerId)
-            .bind("tokens", usage.tokens())
-            .bind("cost", usage.costUnits())
-            .fetch()
-            .rowsUpdated();
-    return chain.then(owner).then();
   }
 
   /** The fingerprint the key was first used with; empty for a new key. */

@@ -2,6 +2,8 @@ package io.agentteams.scheduler.job.web;
 
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.scheduler.budget.domain.Budget;
+import io.agentteams.scheduler.budget.web.BudgetBody;
 import io.agentteams.scheduler.job.application.JobRequests;
 import java.util.List;
 import java.util.UUID;
@@ -36,9 +38,13 @@ public class RequestController {
     List<String> recipients = body.recipients() == null ? List.of() : body.recipients();
     Mono<JobRequests.Submitted> submitted;
     if (caller instanceof Caller.Owner owner) {
-      submitted = requests.submit(owner, teamId, recipients, body.text(), body.idempotencyKey());
+      submitted =
+          requests.submit(
+              owner, teamId, recipients, body.text(), body.idempotencyKey(), body.chainBudget());
     } else if (caller instanceof Caller.Member member) {
-      submitted = requests.handOff(member, teamId, recipients, body.text(), body.idempotencyKey());
+      submitted =
+          requests.handOff(
+              member, teamId, recipients, body.text(), body.idempotencyKey(), body.chainBudget());
     } else {
       return Mono.error(
           new ProblemException(
@@ -61,9 +67,19 @@ public class RequestController {
    * @param recipients the selected members (exactly one for a member's hand-off)
    * @param text what is asked
    * @param idempotencyKey makes retries safe: the same key returns the same jobs
+   * @param budget the budget of each chain the request starts: tokens, cost, wall time and hand-off
+   *     hops
    */
   public record NewRequest(
-      @Nullable List<String> recipients, @Nullable String text, @Nullable String idempotencyKey) {}
+      @Nullable List<String> recipients,
+      @Nullable String text,
+      @Nullable String idempotencyKey,
+      @Nullable BudgetBody budget) {
+
+    Budget chainBudget() {
+      return budget == null ? Budget.NONE : budget.toBudget();
+    }
+  }
 
   /** The jobs a request created (or, replayed, had created). */
   public record RequestResponse(List<JobView> jobs, boolean replayed) {}

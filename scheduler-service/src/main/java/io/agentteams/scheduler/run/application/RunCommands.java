@@ -8,6 +8,9 @@ import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.roster.Roster;
 import io.agentteams.platform.roster.RosterAccess;
 import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.budget.application.Spending;
+import io.agentteams.scheduler.budget.domain.Budget;
+import io.agentteams.scheduler.budget.web.BudgetBody;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.persistence.JobStore;
 import io.agentteams.scheduler.job.persistence.QuotaStore;
@@ -57,7 +60,8 @@ public class RunCommands {
       @Nullable Boolean continueOnMemberError,
       @Nullable Boolean requirePlanApproval,
       @Nullable String onUnreadablePlan,
-      @Nullable String idempotencyKey) {}
+      @Nullable String idempotencyKey,
+      @Nullable BudgetBody budget) {}
 
   /** A started run; {@code replayed} when an earlier request with the key started it. */
   public record Started(Run run, boolean replayed) {}
@@ -85,6 +89,7 @@ public class RunCommands {
   private final JobStore jobs;
   private final QuotaStore quotas;
   private final RunSteps steps;
+  private final Spending spending;
   private final TransactionalOperator transactions;
   private final SchedulerProperties.Runs limits;
   private final int slots;
@@ -99,6 +104,7 @@ public class RunCommands {
       JobStore jobs,
       QuotaStore quotas,
       RunSteps steps,
+      Spending spending,
       TransactionalOperator transactions,
       SchedulerProperties properties,
       Clock clock) {
@@ -107,6 +113,7 @@ public class RunCommands {
     this.jobs = jobs;
     this.quotas = quotas;
     this.steps = steps;
+    this.spending = spending;
     this.transactions = transactions;
     this.limits = properties.runs();
     this.slots = properties.admission().slots();
@@ -159,7 +166,23 @@ public class RunCommands {
                                                     objective,
                                                     options,
                                                     now);
-                                            return runs.insert(run, key)
+                                            return spending
+                                                .checkNew(
+                                                    roster.ownerId(),
+                                                    teamId,
+                                                    List.of(options.planner()),
+                                                    null,
+                                                    null,
+                                                    now)
+                                                .then(runs.insert(run, key))
+                                                .then(
+                                                    spending.budgetRun(
+                                                        run.id(),
+                                                        roster.ownerId(),
+                                                        request.budget() == null
+                                                            ? Budget.NONE
+                                                            : request.budget().toBudget(),
+                                                        now))
                                                 .then(
                                                     steps.finish(
                                                         run,

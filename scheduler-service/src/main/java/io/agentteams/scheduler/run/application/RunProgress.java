@@ -86,7 +86,10 @@ public class RunProgress {
         switch (role.role()) {
           case PLAN -> planned(run, completed, text, members, now);
           case TASK ->
-              run.taskEnded(Objects.requireNonNull(role.taskKey()), completed, text, members, now);
+              !completed && text.startsWith(Run.BUDGET_STOP)
+                  ? run.stoppedByBudget(Objects.requireNonNull(role.taskKey()), text, now)
+                  : run.taskEnded(
+                      Objects.requireNonNull(role.taskKey()), completed, text, members, now);
           case SYNTHESIS -> {
             run.synthesised(completed, text, now);
             yield List.of();

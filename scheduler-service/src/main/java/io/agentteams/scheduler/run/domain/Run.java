@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
@@ -107,6 +108,9 @@ public final class Run {
   }
 
   /** A new run, planning: the returned order asks the planner for the plan. */
+  /** How the reason of a job a budget refused or stopped begins (the ledger's problem code). */
+  public static final String BUDGET_STOP = "budget-exceeded";
+
   public static Run start(
       UUID id, UUID teamId, String ownerId, String objective, RunOptions options, Instant now) {
     Objects.requireNonNull(objective, "objective");
@@ -271,6 +275,23 @@ public final class Run {
     return advance(members, now);
   }
 
+  /**
+   * A task's job was refused or stopped by a budget ({@code why} names it): the run stops
+   * dispatching. The task and every pending task are blocked with the budget; tasks already running
+   * may finish, and once none is, the run fails with the budget as its reason (there is no room for
+   * a synthesis either).
+   */
+  public List<JobOrder> stoppedByBudget(String key, String why, Instant now) {
+    RunTask task = task(key);
+    if (state != RunState.RUNNING || task.state() != TaskState.RUNNING) {
+      return List.of();
+    }
+    replace(task.blocked(why));
+    record("task.blocked", key, task.definition().assignee(), task.jobId(), why, now);
+    record("run.budget_stopped", null, null, null, "stopped dispatching: " + why, now);
+    return advance(List.of(), now);
+  }
+
   /** The synthesiser's job ended: its answer is the run's result. */
   public void synthesised(boolean completed, String text, Instant now) {
     if (state != RunState.SYNTHESISING) {
@@ -348,6 +369,18 @@ public final class Run {
   }
 
   private List<JobOrder> advance(List<String> members, Instant now) {
+    Optional<String> budget = budgetStop();
+    if (budget.isPresent()) {
+      for (RunTask task : List.copyOf(tasks)) {
+        if (task.state() == TaskState.PENDING) {
+          block(task, budget.get(), now);
+        }
+      }
+      if (tasks.stream().noneMatch(t -> t.state() == TaskState.RUNNING)) {
+        fail("stopped at the budget: " + budget.get(), now);
+      }
+      return List.of();
+    }
     if (tasks.stream().anyMatch(t -> t.state() == TaskState.RUNNING)) {
       return List.of();
     }
@@ -399,6 +432,15 @@ public final class Run {
               RunPrompts.task(objective, members, task.definition(), dependencies)));
     }
     return orders;
+  }
+
+  /** The budget that stopped a task of this run, if one did: the run dispatches nothing more. */
+  private Optional<String> budgetStop() {
+    return tasks.stream()
+        .filter(t -> t.state() == TaskState.BLOCKED && t.error() != null)
+        .map(RunTask::error)
+        .filter(error -> error.startsWith(BUDGET_STOP))
+        .findFirst();
   }
 
   /** Blocks pending tasks that depend, directly or not, on a task that will never complete. */

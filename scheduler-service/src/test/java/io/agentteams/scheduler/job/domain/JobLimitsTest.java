@@ -73,18 +73,6 @@ class JobLimitsTest {
   }
 
   @Test
-  void aBudgetIsExhaustedOnceTheUsageReachesIt() {
-    BudgetLimits budgets = new BudgetLimits(1000, 0, 0, 50);
-    assertThat(budgets.exhausted(new Usage(999, 0), Usage.NONE)).isEmpty();
-    assertThat(budgets.exhausted(new Usage(1000, 0), Usage.NONE))
-        .hasValueSatisfying(e -> assertThat(e.limit()).isEqualTo("scheduler.budget.chain-tokens"));
-    assertThat(budgets.exhausted(Usage.NONE, new Usage(0, 50)))
-        .hasValueSatisfying(
-            e -> assertThat(e.limit()).isEqualTo("scheduler.budget.owner-cost-units"));
-    assertThat(BudgetLimits.NONE.exhausted(new Usage(Long.MAX_VALUE, 1), Usage.NONE)).isEmpty();
-  }
-
-  @Test
   void aFingerprintIgnoresRecipientOrderButNotTheTextOrTheSendingJob() {
     UUID job = UUID.randomUUID();
     String base = RequestFingerprint.of("owner", List.of("a", "b"), "text", null);

@@ -1,0 +1,135 @@
+package io.agentteams.scheduler.budget.application;
+
+import io.agentteams.platform.access.AccessPolicy;
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.roster.RosterAccess;
+import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.budget.domain.Balance;
+import io.agentteams.scheduler.budget.domain.Budget;
+import io.agentteams.scheduler.budget.domain.BudgetProblems;
+import io.agentteams.scheduler.budget.domain.Scope;
+import io.agentteams.scheduler.budget.persistence.LedgerStore;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.springframework.stereotype.Service;
+import reactor.core.publisher.Mono;
+
+/**
+ * What owners set and read of the ledger: the owner's budget and currency, a team's budget, and a
+ * team's spend per member, run and chain beside the team's and the owner's totals.
+ */
+@Service
+public class Budgets {
+
+  /** The team's owner sets its budget and reads its spend, also once the team is deleted. */
+  static final AccessPolicy OWNING =
+      AccessPolicy.admitting(AccessPolicy.CallerKind.OWNER).keepingDeletedTeams();
+
+  private static final Pattern CURRENCY = Pattern.compile("[A-Z]{3}");
+
+  /** Most rows of a team's members, runs and chains a spend view lists. */
+  static final int MAX_ROWS = 200;
+
+  /**
+   * A team's spend.
+   *
+   * @param currency the owner's currency, every cost is in micro-units of it
+   * @param owner the owner's balance, across all its teams
+   * @param team the team's balance
+   * @param rows the team's members, runs and chains, most recently changed first
+   */
+  public record TeamSpend(
+      String currency, Balance owner, Balance team, List<LedgerStore.Row> rows) {}
+
+  /** The owner's balance and currency. */
+  public record OwnerSpend(String currency, Balance owner) {}
+
+  private final RosterAccess access;
+  private final LedgerStore store;
+  private final SchedulerProperties.Budget settings;
+  private final Clock clock;
+
+  public Budgets(
+      RosterAccess access, LedgerStore store, SchedulerProperties properties, Clock clock) {
+    this.access = access;
+    this.store = store;
+    this.settings = properties.budget();
+    this.clock = clock;
+  }
+
+  /** Sets (or, with no limits, clears) the budget of a team. */
+  public Mono<Balance> setTeamBudget(Caller.Owner owner, UUID teamId, Budget budget) {
+    Instant now = clock.instant();
+    Scope team = Scope.team(teamId);
+    return access
+        .check(owner, teamId, OWNING)
+        .flatMap(
+            grant ->
+                store.setBudget(team, grant.ownerId(), budget, null, now).then(balance(team, now)));
+  }
+
+  /** Sets the owner's budget (across all its teams) and currency. */
+  public Mono<OwnerSpend> setOwnerBudget(
+      Caller.Owner owner, Budget budget, @Nullable String currency) {
+    if (currency != null && !CURRENCY.matcher(currency).matches()) {
+      return Mono.error(BudgetProblems.currency(currency));
+    }
+    Instant now = clock.instant();
+    Scope scope = Scope.owner(owner.ownerId());
+    return store.setBudget(scope, owner.ownerId(), budget, currency, now).then(ownerSpend(owner));
+  }
+
+  /** The owner's balance and currency. */
+  public Mono<OwnerSpend> ownerSpend(Caller.Owner owner) {
+    Instant now = clock.instant();
+    Scope scope = Scope.owner(owner.ownerId());
+    return currency(owner.ownerId())
+        .zipWith(balance(scope, now))
+        .map(found -> new OwnerSpend(found.getT1(), found.getT2()));
+  }
+
+  /** A team's spend, with its owner's. */
+  public Mono<TeamSpend> teamSpend(Caller.Owner owner, UUID teamId) {
+    Instant now = clock.instant();
+    return access
+        .check(owner, teamId, OWNING)
+        .flatMap(
+            grant ->
+                store
+                    .read(
+                        List.of(Scope.owner(grant.ownerId()), Scope.team(teamId)),
+                        settings::defaults,
+                        now)
+                    .zipWith(currency(grant.ownerId()))
+                    .flatMap(
+                        found ->
+                            store
+                                .teamRows(teamId, settings::defaults, MAX_ROWS)
+                                .filter(row -> row.balance().scope().kind() != Scope.Kind.TEAM)
+                                .collectList()
+                                .map(
+                                    rows -> {
+                                      Map<Scope, Balance> balances = found.getT1();
+                                      return new TeamSpend(
+                                          found.getT2(),
+                                          balances.get(Scope.owner(grant.ownerId())),
+                                          balances.get(Scope.team(teamId)),
+                                          rows);
+                                    })));
+  }
+
+  private Mono<Balance> balance(Scope scope, Instant now) {
+    return store.read(List.of(scope), settings::defaults, now).map(found -> found.get(scope));
+  }
+
+  private Mono<String> currency(String ownerId) {
+    return store
+        .budget(Scope.owner(ownerId))
+        .map(row -> row.currency() == null ? settings.currency() : row.currency());
+  }
+}

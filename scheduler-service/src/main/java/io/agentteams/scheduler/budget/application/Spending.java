@@ -1,0 +1,305 @@
+package io.agentteams.scheduler.budget.application;
+
+import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.budget.domain.Balance;
+import io.agentteams.scheduler.budget.domain.Budget;
+import io.agentteams.scheduler.budget.domain.BudgetExceeded;
+import io.agentteams.scheduler.budget.domain.BudgetProblems;
+import io.agentteams.scheduler.budget.domain.Ledger;
+import io.agentteams.scheduler.budget.domain.Scope;
+import io.agentteams.scheduler.budget.persistence.LedgerStore;
+import io.agentteams.scheduler.budget.persistence.LedgerStore.Holder;
+import io.agentteams.scheduler.budget.persistence.LedgerStore.JobAccount;
+import io.agentteams.scheduler.job.domain.Job;
+import io.agentteams.scheduler.job.domain.JobKind;
+import io.agentteams.scheduler.job.domain.Usage;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.stereotype.Service;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * The ledger's steps, each inside the caller's transaction: an admission pass reserves each job's
+ * estimate on every scope it counts against (owner, team, member, run, chain) or refuses it naming
+ * the budget; a running job's report grows its hold or stops it; a finished job settles. New work
+ * is checked against the budgets before it is accepted, so a request the budget has no room for is
+ * refused at once with the budget named.
+ */
+@Service
+public class Spending {
+
+  /**
+   * What a pass's reservations came to.
+   *
+   * @param refused jobs a budget has no room for
+   * @param busy jobs whose balances another transaction holds; they wait for the next pass
+   */
+  public record Reservations(Map<UUID, BudgetExceeded> refused, Set<UUID> busy) {}
+
+  private final LedgerStore store;
+  private final SchedulerProperties.Budget settings;
+  private final Counter spentTokens;
+  private final Counter spentCost;
+  private final Counter stops;
+
+  public Spending(LedgerStore store, SchedulerProperties properties, MeterRegistry meters) {
+    this.store = store;
+    this.settings = properties.budget();
+    this.spentTokens =
+        Counter.builder("agentteams.scheduler.spend.tokens")
+            .description("Tokens settled into the ledger")
+            .register(meters);
+    this.spentCost =
+        Counter.builder("agentteams.scheduler.spend.cost")
+            .description("Cost settled into the ledger, in micro-units of the owners' currencies")
+            .register(meters);
+    this.stops =
+        Counter.builder("agentteams.scheduler.budget.stops")
+            .description("Jobs a budget refused at admission or stopped while running")
+            .register(meters);
+  }
+
+  /** The scopes a job counts against. */
+  public static List<Scope> scopes(Job job, @Nullable UUID runId) {
+    List<Scope> scopes = new ArrayList<>(5);
+    scopes.add(Scope.owner(job.spec().ownerId()));
+    scopes.add(Scope.team(job.spec().teamId()));
+    scopes.add(Scope.member(job.spec().teamId(), job.spec().target().name()));
+    scopes.add(Scope.chain(job.spec().chainId()));
+    if (runId != null) {
+      scopes.add(Scope.run(runId));
+    }
+    return scopes;
+  }
+
+  /**
+   * Reserves the estimate of every job an admission pass is about to admit, under row locks it
+   * takes without waiting. A job that already holds (a resumed conversation) and a receipt (it
+   * returns an answer already paid for) reserve nothing more.
+   */
+  public Mono<Reservations> reserve(List<Job> jobs, Instant now) {
+    if (jobs.isEmpty()) {
+      return Mono.just(new Reservations(Map.of(), Set.of()));
+    }
+    return store
+        .accounts(jobs.stream().map(Job::id).toList())
+        .flatMap(
+            accounts -> {
+              Map<Scope, Holder> holders = new LinkedHashMap<>();
+              Map<UUID, List<Scope>> scopesOf = new LinkedHashMap<>();
+              for (Job job : jobs) {
+                JobAccount account = accounts.get(job.id());
+                List<Scope> scopes = scopes(job, account == null ? null : account.runId());
+                scopesOf.put(job.id(), scopes);
+                scopes.forEach(s -> holders.putIfAbsent(s, holder(job)));
+              }
+              return store
+                  .lock(holders, settings::defaults, true, now)
+                  .flatMap(locked -> reserveLocked(jobs, accounts, scopesOf, locked, now));
+            });
+  }
+
+  private Mono<Reservations> reserveLocked(
+      List<Job> jobs,
+      Map<UUID, JobAccount> accounts,
+      Map<UUID, List<Scope>> scopesOf,
+      Map<Scope, Balance> locked,
+      Instant now) {
+    Ledger ledger = new Ledger(locked.values());
+    Map<UUID, BudgetExceeded> refused = new LinkedHashMap<>();
+    Set<UUID> busy = new HashSet<>();
+    List<UUID> holding = new ArrayList<>();
+    for (Job job : jobs) {
+      List<Scope> scopes = scopesOf.get(job.id());
+      if (!locked.keySet().containsAll(scopes)) {
+        busy.add(job.id());
+        continue;
+      }
+      JobAccount account = accounts.get(job.id());
+      boolean holds = account != null && !account.hold().none();
+      if (holds || job.spec().kind() == JobKind.RECEIPT) {
+        continue;
+      }
+      Optional<BudgetExceeded> refusal = ledger.reserve(scopes, settings.estimate(), now);
+      if (refusal.isPresent()) {
+        refused.put(job.id(), refusal.get());
+      } else {
+        holding.add(job.id());
+      }
+    }
+    stops.increment(refused.size());
+    return store
+        .write(ledger.touched(), now)
+        .then(store.holdAll(holding, settings.estimate()))
+        .then(
+            Flux.fromIterable(refused.entrySet())
+                .concatMap(e -> store.stopped(e.getKey(), e.getValue().budget()))
+                .then())
+        .thenReturn(new Reservations(refused, busy));
+  }
+
+  /**
+   * A running job reported more usage than before: its hold grows to cover it, or, when a budget
+   * has no room for the growth, the budget is returned and the caller stops the job (it then
+   * settles like any finished job). Waits for the balances' locks, taken in scope order.
+   */
+  public Mono<Optional<BudgetExceeded>> reported(Job job, Instant now) {
+    return store
+        .accounts(List.of(job.id()))
+        .flatMap(
+            accounts -> {
+              JobAccount account = accounts.get(job.id());
+              if (account == null || account.settled()) {
+                return Mono.just(Optional.<BudgetExceeded>empty());
+              }
+              List<Scope> scopes = scopes(job, account.runId());
+              return lockAll(job, scopes, now)
+                  .flatMap(
+                      locked -> {
+                        Ledger ledger = new Ledger(locked.values());
+                        Ledger.Growth growth =
+                            ledger.grow(scopes, account.hold(), job.usage(), now);
+                        if (growth.stopped().isPresent()) {
+                          stops.increment();
+                          return store
+                              .stopped(job.id(), growth.stopped().get().budget())
+                              .thenReturn(growth.stopped());
+                        }
+                        return store
+                            .write(ledger.touched(), now)
+                            .then(store.hold(job.id(), growth.hold(), false))
+                            .thenReturn(Optional.<BudgetExceeded>empty());
+                      });
+            });
+  }
+
+  /**
+   * A job ended: its hold is released and its usage added to every scope it counts against, once. A
+   * job that was never admitted and used nothing has nothing to settle.
+   */
+  public Mono<Void> settle(Job job, Instant now) {
+    if (job.admissions() == 0 && job.usage().none()) {
+      return Mono.empty();
+    }
+    return store
+        .accounts(List.of(job.id()))
+        .flatMap(
+            accounts -> {
+              JobAccount account = accounts.get(job.id());
+              if (account == null || account.settled()) {
+                return Mono.empty();
+              }
+              List<Scope> scopes = scopes(job, account.runId());
+              return lockAll(job, scopes, now)
+                  .flatMap(
+                      locked -> {
+                        Ledger ledger = new Ledger(locked.values());
+                        ledger.settle(scopes, account.hold(), job.usage());
+                        spentTokens.increment(job.usage().tokens());
+                        spentCost.increment(job.usage().costUnits());
+                        return store
+                            .write(ledger.touched(), now)
+                            .then(store.hold(job.id(), Usage.NONE, true));
+                      });
+            });
+  }
+
+  /**
+   * Refuses new work for {@code members} of a team (and, for a hand-off, in a chain) when a budget
+   * it would count against has no room for its estimate. Admission decides for good under its
+   * locks; this answers the request at once instead of accepting work that cannot run.
+   */
+  public Mono<Void> checkNew(
+      String ownerId,
+      UUID teamId,
+      Collection<String> members,
+      @Nullable UUID chainId,
+      @Nullable UUID runId,
+      Instant now) {
+    List<Scope> scopes = new ArrayList<>();
+    scopes.add(Scope.owner(ownerId));
+    scopes.add(Scope.team(teamId));
+    members.forEach(m -> scopes.add(Scope.member(teamId, m)));
+    if (chainId != null) {
+      scopes.add(Scope.chain(chainId));
+    }
+    if (runId != null) {
+      scopes.add(Scope.run(runId));
+    }
+    return store
+        .read(scopes, settings::defaults, now)
+        .flatMap(
+            balances -> {
+              for (Scope scope : scopes.stream().sorted().toList()) {
+                Balance balance = balances.get(scope);
+                Optional<BudgetExceeded> refused =
+                    balance == null
+                        ? Optional.empty()
+                        : balance.refusesNew(settings.estimate(), now);
+                if (refused.isPresent()) {
+                  return Mono.error(refused.get());
+                }
+              }
+              return Mono.empty();
+            });
+  }
+
+  /**
+   * Refuses one more hand-off in a chain whose hop budget is used up, else counts it. Call it under
+   * the team's quota lock, which serialises the chain's hand-offs.
+   */
+  public Mono<Void> hop(UUID chainId, UUID teamId) {
+    Scope chain = Scope.chain(chainId);
+    return store
+        .budget(chain)
+        .map(row -> row.budget().orElse(settings.defaults(Scope.Kind.CHAIN)))
+        .zipWith(store.chainHops(chainId))
+        .flatMap(
+            found -> {
+              Budget budget = found.getT1();
+              int hops = found.getT2();
+              if (budget.maxHops() != null && hops + 1 > budget.maxHops()) {
+                stops.increment();
+                return Mono.error(
+                    BudgetProblems.exceeded(chain, "hops", budget.maxHops(), hops, 0, 1));
+              }
+              return store.addHop(chainId, teamId);
+            });
+  }
+
+  /** Sets the budget of a run as it starts. */
+  public Mono<Void> budgetRun(UUID runId, String ownerId, Budget budget, Instant now) {
+    return budget.any()
+        ? store.setBudget(Scope.run(runId), ownerId, budget, null, now)
+        : Mono.empty();
+  }
+
+  /** Sets the budget of a chain a request starts. */
+  public Mono<Void> budgetChain(UUID chainId, String ownerId, Budget budget, Instant now) {
+    return budget.any()
+        ? store.setBudget(Scope.chain(chainId), ownerId, budget, null, now)
+        : Mono.empty();
+  }
+
+  private Mono<Map<Scope, Balance>> lockAll(Job job, List<Scope> scopes, Instant now) {
+    Map<Scope, Holder> holders = new LinkedHashMap<>();
+    scopes.forEach(s -> holders.put(s, holder(job)));
+    return store.lock(holders, settings::defaults, false, now);
+  }
+
+  private static Holder holder(Job job) {
+    return new Holder(job.spec().ownerId(), job.spec().teamId());
+  }
+}

@@ -1,0 +1,28 @@
+package io.agentteams.scheduler.budget.domain;
+
+import io.agentteams.platform.problem.DomainFailure;
+
+/** The ledger's named failures. */
+public final class BudgetProblems {
+
+  private BudgetProblems() {}
+
+  /** A budget with a negative limit. */
+  public static DomainFailure negative() {
+    return DomainFailure.invalid("invalid-budget", "a budget cannot be negative");
+  }
+
+  /** A currency that is not three upper-case letters (ISO 4217). */
+  public static DomainFailure currency(String currency) {
+    return DomainFailure.invalid(
+        "invalid-currency",
+        "a currency is three upper-case letters, e.g. USD",
+        java.util.Map.of("currency", currency));
+  }
+
+  /** Work the budget of {@code scope} has no room for. */
+  public static BudgetExceeded exceeded(
+      Scope scope, String measure, long limit, long spent, long reserved, long needed) {
+    return new BudgetExceeded(scope, measure, limit, spent, reserved, needed);
+  }
+}

@@ -1,0 +1,5 @@
+/** Budgets, balances and the reservation rules, in plain Java. */
+@NullMarked
+package io.agentteams.scheduler.budget.domain;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,361 @@
+package io.agentteams.scheduler.budget.persistence;
+
+import io.agentteams.scheduler.budget.domain.Balance;
+import io.agentteams.scheduler.budget.domain.Budget;
+import io.agentteams.scheduler.budget.domain.Scope;
+import io.agentteams.scheduler.job.domain.Usage;
+import io.agentteams.scheduler.job.persistence.JobStore;
+import io.r2dbc.spi.Readable;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Repository;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * The ledger in Postgres: one balance row per scope, locked in scope order by whoever changes it,
+ * the hold each job carries, and the budgets owners set.
+ */
+@Repository
+public class LedgerStore {
+
+  /**
+   * What the ledger knows of one job.
+   *
+   * @param jobId the job
+   * @param runId the team run that started its chain, if one did
+   * @param hold what it holds reserved
+   * @param settled whether its usage was settled
+   */
+  public record JobAccount(UUID jobId, @Nullable UUID runId, Usage hold, boolean settled) {}
+
+  /** A budget an owner set, with the owner's currency on an owner's budget. */
+  public record BudgetRow(Budget budget, @Nullable String currency) {}
+
+  /** Whose a scope is: its owner and the team it belongs to (for an owner: any of its teams). */
+  public record Holder(String ownerId, UUID teamId) {}
+
+  /** A balance row as a spend view reads it, with its team. */
+  public record Row(Balance balance, @Nullable UUID teamId) {}
+
+  private static final String LOCK =
+      """
+      SELECT l.scope, l.scope_id, l.spent_tokens, l.spent_cost, l.reserved_tokens,
+             l.reserved_cost, l.started_at, b.max_tokens, b.max_cost, b.max_wall_ms, b.max_hops
+      FROM ledger l
+      JOIN unnest(:kinds::text[], :ids::text[]) AS s(scope, scope_id)
+        ON l.scope = s.scope AND l.scope_id = s.scope_id
+      LEFT JOIN budget b ON b.scope = l.scope AND b.scope_id = l.scope_id
+      ORDER BY l.scope, l.scope_id
+      FOR UPDATE OF l
+      """;
+
+  private final DatabaseClient db;
+
+  public LedgerStore(DatabaseClient db) {
+    this.db = db;
+  }
+
+  /** The run and the hold of each job. */
+  public Mono<Map<UUID, JobAccount>> accounts(Collection<UUID> jobIds) {
+    if (jobIds.isEmpty()) {
+      return Mono.just(Map.of());
+    }
+    return db.sql(
+            "SELECT j.id, rj.run_id, j.reserved_tokens, j.reserved_cost, j.settled FROM job j"
+                // A chain is named after its first job: a run's job, and every hand-off and
+                // receipt in the chain it starts, count against the run.
+                + " LEFT JOIN run_job rj ON rj.job_id = j.chain_id WHERE j.id = ANY(:ids)")
+        .bind("ids", jobIds.toArray(UUID[]::new))
+        .map(
+            row ->
+                new JobAccount(
+                    row.get("id", UUID.class),
+                    row.get("run_id", UUID.class),
+                    new Usage(
+                        row.get("reserved_tokens", Long.class),
+                        row.get("reserved_cost", Long.class)),
+                    Boolean.TRUE.equals(row.get("settled", Boolean.class))))
+        .all()
+        .collectMap(JobAccount::jobId, Function.identity());
+  }
+
+  /**
+   * Locks the balances of the scopes for this transaction, creating the rows that do not exist yet.
+   * With {@code skipLocked}, rows another transaction holds are left out rather than waited for (an
+   * admission pass never waits); otherwise the locks are taken in scope order.
+   *
+   * @param defaults the budget that applies where none is set, by kind of scope
+   */
+  public Mono<Map<Scope, Balance>> lock(
+      Map<Scope, Holder> scopes,
+      Function<Scope.Kind, Budget> defaults,
+      boolean skipLocked,
+      Instant now) {
+    if (scopes.isEmpty()) {
+      return Mono.just(Map.of());
+    }
+    List<Scope> sorted = scopes.keySet().stream().sorted().toList();
+    String[] kinds = sorted.stream().map(s -> s.kind().wire()).toArray(String[]::new);
+    String[] ids = sorted.stream().map(Scope::id).toArray(String[]::new);
+    String[] owners = sorted.stream().map(s -> scopes.get(s).ownerId()).toArray(String[]::new);
+    String[] teams =
+        sorted.stream().map(s -> scopes.get(s).teamId().toString()).toArray(String[]::new);
+    Mono<Long> create =
+        db.sql(
+                "INSERT INTO ledger (scope, scope_id, owner_id, team_id, started_at, updated_at)"
+                    + " SELECT s.scope, s.scope_id, s.owner_id,"
+                    + " CASE WHEN s.scope = 'owner' THEN NULL ELSE s.team_id::uuid END, :now, :now"
+                    + " FROM unnest(:kinds::text[], :ids::text[], :owners::text[], :teams::text[])"
+                    + " AS s(scope, scope_id, owner_id, team_id)"
+                    + " ORDER BY s.scope, s.scope_id"
+                    + " ON CONFLICT (scope, scope_id) DO NOTHING")
+            .bind("kinds", kinds)
+            .bind("ids", ids)
+            .bind("owners", owners)
+            .bind("teams", teams)
+            .bind("now", JobStore.utc(now))
+            .fetch()
+            .rowsUpdated();
+    return create.then(
+        db.sql(skipLocked ? LOCK + " SKIP LOCKED" : LOCK)
+            .bind("kinds", kinds)
+            .bind("ids", ids)
+            .map(row -> balance(row, defaults))
+            .all()
+            .collectMap(Balance::scope, Function.identity()));
+  }
+
+  /** Writes back balances this transaction holds locked. */
+  public Mono<Void> write(List<Balance> balances, Instant now) {
+    if (balances.isEmpty()) {
+      return Mono.empty();
+    }
+    return db.sql(
+            """
+            UPDATE ledger l SET spent_tokens = v.st, spent_cost = v.sc, reserved_tokens = v.rt,
+                reserved_cost = v.rc, updated_at = :now
+            FROM unnest(:kinds::text[], :ids::text[], :st::bigint[], :sc::bigint[],
+                        :rt::bigint[], :rc::bigint[]) AS v(scope, scope_id, st, sc, rt, rc)
+            WHERE l.scope = v.scope AND l.scope_id = v.scope_id
+            """)
+        .bind("kinds", balances.stream().map(b -> b.scope().kind().wire()).toArray(String[]::new))
+        .bind("ids", balances.stream().map(b -> b.scope().id()).toArray(String[]::new))
+        .bind("st", balances.stream().map(b -> b.spent().tokens()).toArray(Long[]::new))
+        .bind("sc", balances.stream().map(b -> b.spent().costUnits()).toArray(Long[]::new))
+        .bind("rt", balances.stream().map(b -> b.reserved().tokens()).toArray(Long[]::new))
+        .bind("rc", balances.stream().map(b -> b.reserved().costUnits()).toArray(Long[]::new))
+        .bind("now", JobStore.utc(now))
+        .fetch()
+        .rowsUpdated()
+        .then();
+  }
+
+  /** Records what a job holds now, and whether it has settled. */
+  public Mono<Void> hold(UUID jobId, Usage hold, boolean settled) {
+    return db.sql(
+            "UPDATE job SET reserved_tokens = :tokens, reserved_cost = :cost, settled = :settled"
+                + " WHERE id = :id")
+        .bind("id", jobId)
+        .bind("tokens", hold.tokens())
+        .bind("cost", hold.costUnits())
+        .bind("settled", settled)
+        .fetch()
+        .rowsUpdated()
+        .then();
+  }
+
+  /** Records the hold of jobs an admission pass reserved for, all the same estimate. */
+  public Mono<Void> holdAll(List<UUID> jobIds, Usage hold) {
+    if (jobIds.isEmpty()) {
+      return Mono.empty();
+    }
+    return db.sql(
+            "UPDATE job SET reserved_tokens = :tokens, reserved_cost = :cost WHERE id = ANY(:ids)")
+        .bind("ids", jobIds.toArray(UUID[]::new))
+        .bind("tokens", hold.tokens())
+        .bind("cost", hold.costUnits())
+        .fetch()
+        .rowsUpdated()
+        .then();
+  }
+
+  /** Records why a budget stopped or refused a job. */
+  public Mono<Void> stopped(UUID jobId, String budget) {
+    return db.sql("UPDATE job SET budget_stop = :budget WHERE id = :id")
+        .bind("id", jobId)
+        .bind("budget", budget)
+        .fetch()
+        .rowsUpdated()
+        .then();
+  }
+
+  /** The balances of the scopes, unlocked; a scope with no row reads as empty. */
+  public Mono<Map<Scope, Balance>> read(
+      Collection<Scope> scopes, Function<Scope.Kind, Budget> defaults, Instant now) {
+    if (scopes.isEmpty()) {
+      return Mono.just(Map.of());
+    }
+    List<Scope> list = scopes.stream().distinct().toList();
+    return db.sql(
+            """
+            SELECT s.scope, s.scope_id, coalesce(l.spent_tokens, 0) AS spent_tokens,
+                   coalesce(l.spent_cost, 0) AS spent_cost,
+                   coalesce(l.reserved_tokens, 0) AS reserved_tokens,
+                   coalesce(l.reserved_cost, 0) AS reserved_cost,
+                   coalesce(l.started_at, :now) AS started_at,
+                   b.max_tokens, b.max_cost, b.max_wall_ms, b.max_hops
+            FROM unnest(:kinds::text[], :ids::text[]) AS s(scope, scope_id)
+            LEFT JOIN ledger l ON l.scope = s.scope AND l.scope_id = s.scope_id
+            LEFT JOIN budget b ON b.scope = s.scope AND b.scope_id = s.scope_id
+            """)
+        .bind("kinds", list.stream().map(s -> s.kind().wire()).toArray(String[]::new))
+        .bind("ids", list.stream().map(Scope::id).toArray(String[]::new))
+        .bind("now", JobStore.utc(now))
+        .map(row -> balance(row, defaults))
+        .all()
+        .collectMap(Balance::scope, Function.identity());
+  }
+
+  /** Every balance of a team's scopes (the team, its members, runs and chains), newest first. */
+  public Flux<Row> teamRows(UUID teamId, Function<Scope.Kind, Budget> defaults, int limit) {
+    return db.sql(
+            """
+            SELECT l.scope, l.scope_id, l.team_id, l.spent_tokens, l.spent_cost,
+                   l.reserved_tokens, l.reserved_cost, l.started_at,
+                   b.max_tokens, b.max_cost, b.max_wall_ms, b.max_hops
+            FROM ledger l
+            LEFT JOIN budget b ON b.scope = l.scope AND b.scope_id = l.scope_id
+            WHERE l.team_id = :team
+            ORDER BY l.updated_at DESC
+            LIMIT :limit
+            """)
+        .bind("team", teamId)
+        .bind("limit", limit)
+        .map(row -> new Row(balance(row, defaults), row.get("team_id", UUID.class)))
+        .all();
+  }
+
+  /** Sets (or with {@link Budget#NONE}, clears) the budget of a scope. */
+  public Mono<Void> setBudget(
+      Scope scope, String ownerId, Budget budget, @Nullable String currency, Instant now) {
+    if (!budget.any() && currency == null) {
+      return db.sql("DELETE FROM budget WHERE scope = :scope AND scope_id = :id")
+          .bind("scope", scope.kind().wire())
+          .bind("id", scope.id())
+          .fetch()
+          .rowsUpdated()
+          .then();
+    }
+    DatabaseClient.GenericExecuteSpec upsert =
+        db.sql(
+                """
+                INSERT INTO budget (scope, scope_id, owner_id, max_tokens, max_cost, max_wall_ms,
+                                    max_hops, currency, updated_at)
+                VALUES (:scope, :id, :owner, :tokens, :cost, :wall, :hops, :currency, :now)
+                ON CONFLICT (scope, scope_id) DO UPDATE SET max_tokens = :tokens,
+                    max_cost = :cost, max_wall_ms = :wall, max_hops = :hops,
+                    currency = :currency, updated_at = :now
+                """)
+            .bind("scope", scope.kind().wire())
+            .bind("id", scope.id())
+            .bind("owner", ownerId)
+            .bind("now", JobStore.utc(now));
+    upsert = bindLong(upsert, "tokens", budget.maxTokens());
+    upsert = bindLong(upsert, "cost", budget.maxCost());
+    upsert =
+        bindLong(upsert, "wall", budget.maxWall() == null ? null : budget.maxWall().toMillis());
+    upsert =
+        budget.maxHops() == null
+            ? upsert.bindNull("hops", Integer.class)
+            : upsert.bind("hops", budget.maxHops());
+    upsert =
+        currency == null
+            ? upsert.bindNull("currency", String.class)
+            : upsert.bind("currency", currency);
+    return upsert.fetch().rowsUpdated().then();
+  }
+
+  /** The budget set on a scope, and the currency with it; {@link Budget#NONE} when none. */
+  public Mono<BudgetRow> budget(Scope scope) {
+    return db.sql(
+            "SELECT max_tokens, max_cost, max_wall_ms, max_hops, currency FROM budget"
+                + " WHERE scope = :scope AND scope_id = :id")
+        .bind("scope", scope.kind().wire())
+        .bind("id", scope.id())
+        .map(row -> new BudgetRow(budgetOf(row), row.get("currency", String.class)))
+        .one()
+        .defaultIfEmpty(new BudgetRow(Budget.NONE, null));
+  }
+
+  /** Hand-offs so far in a chain. */
+  public Mono<Integer> chainHops(UUID chainId) {
+    return db.sql("SELECT hops FROM chain WHERE chain_id = :chain")
+        .bind("chain", chainId)
+        .map(row -> row.get("hops", Integer.class))
+        .one()
+        .defaultIfEmpty(0);
+  }
+
+  /** Counts one more hand-off in a chain. */
+  public Mono<Void> addHop(UUID chainId, UUID teamId) {
+    return db.sql(
+            "INSERT INTO chain (chain_id, team_id, hops) VALUES (:chain, :team, 1)"
+                + " ON CONFLICT (chain_id) DO UPDATE SET hops = chain.hops + 1")
+        .bind("chain", chainId)
+        .bind("team", teamId)
+        .fetch()
+        .rowsUpdated()
+        .then();
+  }
+
+  /** Reservations outstanding across the deployment: jobs holding, and what they hold. */
+  public Mono<long[]> outstanding() {
+    return db.sql(
+            "SELECT count(*) AS jobs, coalesce(sum(reserved_tokens), 0)::bigint AS tokens,"
+                + " coalesce(sum(reserved_cost), 0)::bigint AS cost FROM job"
+                + " WHERE reserved_tokens > 0 OR reserved_cost > 0")
+        .map(
+            row ->
+                new long[] {
+                  row.get("jobs", Long.class),
+                  row.get("tokens", Long.class),
+                  row.get("cost", Long.class)
+                })
+        .one();
+  }
+
+  private static Balance balance(Readable row, Function<Scope.Kind, Budget> defaults) {
+    Scope scope =
+        new Scope(
+            Scope.Kind.fromWire(row.get("scope", String.class)), row.get("scope_id", String.class));
+    return new Balance(
+        scope,
+        budgetOf(row).orElse(defaults.apply(scope.kind())),
+        new Usage(row.get("spent_tokens", Long.class), row.get("spent_cost", Long.class)),
+        new Usage(row.get("reserved_tokens", Long.class), row.get("reserved_cost", Long.class)),
+        row.get("started_at", OffsetDateTime.class).toInstant());
+  }
+
+  private static Budget budgetOf(Readable row) {
+    Long wall = row.get("max_wall_ms", Long.class);
+    return new Budget(
+        row.get("max_tokens", Long.class),
+        row.get("max_cost", Long.class),
+        wall == null ? null : Duration.ofMillis(wall),
+        row.get("max_hops", Integer.class));
+  }
+
+  private static DatabaseClient.GenericExecuteSpec bindLong(
+      DatabaseClient.GenericExecuteSpec spec, String name, @Nullable Long value) {
+    return value == null ? spec.bindNull(name, Long.class) : spec.bind(name, value);
+  }
+}

@@ -1,0 +1,141 @@
+package io.agentteams.scheduler.budget.web;
+
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.scheduler.budget.application.Budgets;
+import io.agentteams.scheduler.budget.domain.Balance;
+import io.agentteams.scheduler.budget.domain.Scope;
+import io.agentteams.scheduler.budget.persistence.LedgerStore;
+import java.util.List;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+
+/**
+ * Budgets and spend: {@code GET /api/v1/teams/{teamId}/spend} (the team's spend per member, run and
+ * chain, with the team's and the owner's totals), {@code PUT /api/v1/teams/{teamId}/budget}, and
+ * the owner's own {@code GET|PUT /api/v1/budget} (budget across all its teams, and currency). Costs
+ * are integer micro-units of the owner's currency.
+ */
+@RestController
+public class SpendController {
+
+  private final Budgets budgets;
+
+  public SpendController(Budgets budgets) {
+    this.budgets = budgets;
+  }
+
+  @GetMapping("/api/v1/teams/{teamId}/spend")
+  public Mono<TeamSpendView> teamSpend(Caller.Owner owner, @PathVariable UUID teamId) {
+    return budgets.teamSpend(owner, teamId).map(TeamSpendView::of);
+  }
+
+  @PutMapping("/api/v1/teams/{teamId}/budget")
+  public Mono<LineView> setTeamBudget(
+      Caller.Owner owner, @PathVariable UUID teamId, @RequestBody BudgetBody body) {
+    return budgets.setTeamBudget(owner, teamId, body.toBudget()).map(LineView::of);
+  }
+
+  @GetMapping("/api/v1/budget")
+  public Mono<OwnerSpendView> ownerSpend(Caller.Owner owner) {
+    return budgets.ownerSpend(owner).map(OwnerSpendView::of);
+  }
+
+  @PutMapping("/api/v1/budget")
+  public Mono<OwnerSpendView> setOwnerBudget(
+      Caller.Owner owner, @RequestBody OwnerBudgetBody body) {
+    return budgets
+        .setOwnerBudget(
+            owner,
+            new BudgetBody(body.maxTokens(), body.maxCost(), null, null).toBudget(),
+            body.currency())
+        .map(OwnerSpendView::of);
+  }
+
+  /** The owner's budget: tokens and cost across all its teams, and the currency of every cost. */
+  public record OwnerBudgetBody(
+      @Nullable Long maxTokens, @Nullable Long maxCost, @Nullable String currency) {}
+
+  /** Tokens and cost (micro-units of the owner's currency). */
+  public record AmountView(long tokens, long cost) {}
+
+  /**
+   * One scope's account.
+   *
+   * @param scope owner, team, member, run or chain
+   * @param id the scope's id ({@code teamId/member} for a member)
+   * @param member the member's name, for a member
+   * @param spent what settled jobs used
+   * @param reserved what admitted jobs hold until they settle
+   * @param budget the limits that apply (set, or the deployment's defaults); null with none
+   * @param remaining what is left of the tokens and cost budgets; null measures have no budget
+   */
+  public record LineView(
+      String scope,
+      String id,
+      @Nullable String member,
+      AmountView spent,
+      AmountView reserved,
+      @Nullable BudgetBody budget,
+      @Nullable Long remainingTokens,
+      @Nullable Long remainingCost) {
+
+    static LineView of(Balance b) {
+      String member =
+          b.scope().kind() == Scope.Kind.MEMBER
+              ? b.scope().id().substring(b.scope().id().indexOf('/') + 1)
+              : null;
+      return new LineView(
+          b.scope().kind().wire(),
+          b.scope().id(),
+          member,
+          new AmountView(b.spent().tokens(), b.spent().costUnits()),
+          new AmountView(b.reserved().tokens(), b.reserved().costUnits()),
+          b.budget().any() ? BudgetBody.of(b.budget()) : null,
+          b.remainingTokens(),
+          b.remainingCost());
+    }
+  }
+
+  /** A team's spend. */
+  public record TeamSpendView(
+      UUID teamId,
+      String currency,
+      LineView owner,
+      LineView team,
+      List<LineView> members,
+      List<LineView> runs,
+      List<LineView> chains) {
+
+    static TeamSpendView of(Budgets.TeamSpend spend) {
+      return new TeamSpendView(
+          UUID.fromString(spend.team().scope().id()),
+          spend.currency(),
+          LineView.of(spend.owner()),
+          LineView.of(spend.team()),
+          lines(spend.rows(), Scope.Kind.MEMBER),
+          lines(spend.rows(), Scope.Kind.RUN),
+          lines(spend.rows(), Scope.Kind.CHAIN));
+    }
+
+    private static List<LineView> lines(List<LedgerStore.Row> rows, Scope.Kind kind) {
+      return rows.stream()
+          .map(LedgerStore.Row::balance)
+          .filter(b -> b.scope().kind() == kind)
+          .map(LineView::of)
+          .toList();
+    }
+  }
+
+  /** The owner's own account. */
+  public record OwnerSpendView(String currency, LineView owner) {
+    static OwnerSpendView of(Budgets.OwnerSpend spend) {
+      return new OwnerSpendView(spend.currency(), LineView.of(spend.owner()));
+    }
+  }
+}

@@ -1,0 +1,2 @@
+/** The budgets owners set and the spend they read, over HTTP. */
+package io.agentteams.scheduler.budget.web;
