@@ -293,10 +293,17 @@ public class Spending {
         : Mono.empty();
   }
 
+  /**
+   * Locks a job's balances, waiting for them: first the team's outbox key (the order every lock of
+   * a job transition and an admission pass follows: job, team key, ledger rows), then the rows in
+   * scope order.
+   */
   private Mono<Map<Scope, Balance>> lockAll(Job job, List<Scope> scopes, Instant now) {
     Map<Scope, Holder> holders = new LinkedHashMap<>();
     scopes.forEach(s -> holders.put(s, holder(job)));
-    return store.lock(holders, settings::defaults, false, now);
+    return store
+        .lockTeamKey(job.spec().teamId())
+        .then(store.lock(holders, settings::defaults, false, now));
   }
 
   private static Holder holder(Job job) {

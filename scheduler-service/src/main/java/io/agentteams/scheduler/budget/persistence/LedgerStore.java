@@ -1,5 +1,6 @@
 package io.agentteams.scheduler.budget.persistence;
 
+import io.agentteams.platform.outbox.Outbox;
 import io.agentteams.scheduler.budget.domain.Balance;
 import io.agentteams.scheduler.budget.domain.Budget;
 import io.agentteams.scheduler.budget.domain.Scope;
@@ -132,6 +133,20 @@ public class LedgerStore {
             .map(row -> balance(row, defaults))
             .all()
             .collectMap(Balance::scope, Function.identity()));
+  }
+
+  /**
+   * Takes the team's outbox ordering lock for this transaction, waiting for it. A job's transition
+   * takes it before the ledger rows, as an admission pass (which holds it while it reserves) does,
+   * so the two never wait on each other in a cycle.
+   */
+  public Mono<Void> lockTeamKey(UUID teamId) {
+    return db.sql("SELECT pg_advisory_xact_lock(:namespace, hashtext(:team)) IS NULL AS locked")
+        .bind("namespace", Outbox.KEY_LOCK_NAMESPACE)
+        .bind("team", teamId.toString())
+        .map(row -> row.get("locked", Boolean.class))
+        .one()
+        .then();
   }
 
   /** Writes back balances this transaction holds locked. */

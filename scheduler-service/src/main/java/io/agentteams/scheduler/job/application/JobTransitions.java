@@ -25,9 +25,9 @@ import reactor.core.publisher.Mono;
  * same transaction: the slot released, usage counted, a receipt for a finished hand-off, the
  * events.
  *
- * <p>Locks are always taken in the same order — the job, then its team's quota row (only for a
- * receipt), then the team's outbox key — so transitions, submissions and admission passes never
- * wait on each other in a cycle.
+ * <p>Locks are always taken in the same order — the job, then its team's outbox key and its ledger
+ * rows (only when usage is reserved or settled), then its team's quota row (only for a receipt) —
+ * so transitions, submissions and admission passes never wait on each other in a cycle.
  */
 @Service
 public class JobTransitions {
