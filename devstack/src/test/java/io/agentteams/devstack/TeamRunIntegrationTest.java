@@ -284,6 +284,54 @@ class TeamRunIntegrationTest {
     assertThat(export(done).get("jobs")).hasSize(1 + 3 + 1);
   }
 
+  /**
+   * Every job reports 400 tokens and admission reserves 1000 (the devstack's default estimate): the
+   * plan and three tasks fit a run budget of 2500, the fourth task's job does not (1600 spent, 900
+   * left), so the run stops dispatching there and says why.
+   */
+  @Test
+  void aRunWhoseBudgetAllowsOnlyPartOfThePlanStopsDispatchingAtTheBudget() {
+    JsonNode done =
+        awaitEnd(start("budget", Map.of("concurrency", 1, "budget", Map.of("max_tokens", 2500))));
+
+    assertThat(done.get("state").asString()).isEqualTo("failed");
+    assertThat(done.get("reason").asString())
+        .startsWith("stopped at the budget: budget-exceeded: run.tokens budget")
+        .contains("limit 2500, spent 1600, reserved 0, remaining 900, needed 1000");
+    Map<String, JsonNode> tasks = tasks(done);
+    for (String key : List.of("t1", "t2", "t3")) {
+      assertThat(tasks.get(key).get("state").asString()).isEqualTo("completed");
+    }
+    for (String key : List.of("t4", "t5", "t6")) {
+      assertThat(tasks.get(key).get("state").asString()).isEqualTo("blocked");
+      assertThat(tasks.get(key).get("error").asString()).startsWith("budget-exceeded: run.tokens");
+    }
+    JsonNode export = export(done);
+    // The plan, three tasks, and t4's job, refused at admission: nothing after it.
+    assertThat(export.get("jobs")).hasSize(5);
+    assertThat(jobOf(export, "t4").get("state").asString()).isEqualTo("failed");
+    assertThat(
+            jobOf(export, "t4").path("admitted_at").isNull()
+                || jobOf(export, "t4").path("admitted_at").isMissingNode())
+        .as("never admitted")
+        .isTrue();
+    assertThat(timelineKinds(export)).contains("run.budget_stopped");
+    assertThat(export.get("spend").get("spent").get("tokens").asLong()).isEqualTo(1600);
+    assertThat(export.get("spend").get("budget").get("max_tokens").asLong()).isEqualTo(2500);
+    assertThat(export.get("spend").get("remaining_tokens").asLong()).isEqualTo(900);
+
+    // The team's spend lists the run, and the members who spent it.
+    JsonNode spend = api.get("/api/v1/teams/" + team.id() + "/spend", ownerToken).ok();
+    JsonNode line = null;
+    for (JsonNode run : spend.get("runs")) {
+      if (run.get("id").asString().equals(done.get("id").asString())) {
+        line = run;
+      }
+    }
+    assertThat(line).as("the run's line in the team's spend").isNotNull();
+    assertThat(line.get("spent").get("tokens").asLong()).isEqualTo(1600);
+  }
+
   @Test
   void anUnreadablePlanFailsTheRunOrFallsBackToOneTaskPerMember() {
     JsonNode fails = awaitEnd(start("unreadable-fail", Map.of()));
@@ -405,6 +453,9 @@ class TeamRunIntegrationTest {
     String input = job.offer().input();
     String scenario = scenario(input);
     if (input.startsWith("You plan a team run")) {
+      if (scenario.equals("budget")) {
+        return JobResult.completed(PLAN, io.agentteams.sdk.jobs.Usage.tokens(400));
+      }
       return JobResult.completed(
           switch (scenario) {
             case "unreadable-fail", "unreadable-fallback" ->
@@ -446,6 +497,9 @@ class TeamRunIntegrationTest {
       }
       if (scenario.equals("cancel")) {
         cancelled.await(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+      }
+      if (scenario.equals("budget")) {
+        return JobResult.completed("output of " + key, io.agentteams.sdk.jobs.Usage.tokens(400));
       }
       return JobResult.completed("output of " + key);
     } finally {

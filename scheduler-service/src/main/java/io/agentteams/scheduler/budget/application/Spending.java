@@ -279,6 +279,11 @@ public class Spending {
             });
   }
 
+  /** A scope's balance as it stands, with its budget. */
+  public Mono<Balance> balance(Scope scope, Instant now) {
+    return store.read(List.of(scope), settings::defaults, now).map(found -> found.get(scope));
+  }
+
   /** Sets the budget of a run as it starts. */
   public Mono<Void> budgetRun(UUID runId, String ownerId, Budget budget, Instant now) {
     return budget.any()

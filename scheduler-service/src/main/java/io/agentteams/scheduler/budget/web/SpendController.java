@@ -85,7 +85,7 @@ public class SpendController {
       @Nullable Long remainingTokens,
       @Nullable Long remainingCost) {
 
-    static LineView of(Balance b) {
+    public static LineView of(Balance b) {
       String member =
           b.scope().kind() == Scope.Kind.MEMBER
               ? b.scope().id().substring(b.scope().id().indexOf('/') + 1)

@@ -9,7 +9,9 @@ import io.agentteams.platform.roster.Roster;
 import io.agentteams.platform.roster.RosterAccess;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.budget.application.Spending;
+import io.agentteams.scheduler.budget.domain.Balance;
 import io.agentteams.scheduler.budget.domain.Budget;
+import io.agentteams.scheduler.budget.domain.Scope;
 import io.agentteams.scheduler.budget.web.BudgetBody;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.persistence.JobStore;
@@ -66,8 +68,8 @@ public class RunCommands {
   /** A started run; {@code replayed} when an earlier request with the key started it. */
   public record Started(Run run, boolean replayed) {}
 
-  /** A run's whole record: the run, its timeline and every job it created. */
-  public record Record(Run run, List<RunEntry> timeline, List<RunJobRecord> jobs) {}
+  /** A run's whole record: the run, its timeline, every job it created and what it spent. */
+  public record Record(Run run, List<RunEntry> timeline, List<RunJobRecord> jobs, Balance spend) {}
 
   /** One of a run's jobs, with what it was for. */
   public record RunJobRecord(RunStore.RunJob role, Job job) {}
@@ -255,7 +257,10 @@ public class RunCommands {
                                         jobs.find(role.jobId())
                                             .map(job -> new RunJobRecord(role, job)))
                                 .collectList()
-                                .map(recorded -> new Record(run, timeline, recorded))));
+                                .zipWith(spending.balance(Scope.run(runId), clock.instant()))
+                                .map(
+                                    found ->
+                                        new Record(run, timeline, found.getT1(), found.getT2()))));
   }
 
   /** A change of the run's state by its owner. */

@@ -1,6 +1,7 @@
 package io.agentteams.scheduler.run.web;
 
 import io.agentteams.platform.identity.Caller;
+import io.agentteams.scheduler.budget.web.SpendController;
 import io.agentteams.scheduler.job.web.JobView;
 import io.agentteams.scheduler.run.application.RunCommands;
 import java.util.List;
@@ -105,7 +106,8 @@ public class RunController {
                                     j.role().role().wire(),
                                     j.role().taskKey(),
                                     JobView.of(j.job(), json)))
-                        .toList()));
+                        .toList(),
+                    SpendController.LineView.of(record.spend())));
   }
 
   /** Why the plan is rejected. */
@@ -115,7 +117,11 @@ public class RunController {
   public record RunPage(List<RunView> runs) {}
 
   /** A run's whole record. */
-  public record RunExport(RunView run, List<RunView.EntryView> timeline, List<RunJobView> jobs) {}
+  public record RunExport(
+      RunView run,
+      List<RunView.EntryView> timeline,
+      List<RunJobView> jobs,
+      SpendController.LineView spend) {}
 
   /** One of the run's jobs and what it was for. */
   public record RunJobView(String role, @Nullable String taskId, JobView job) {}
