@@ -370,8 +370,26 @@ public final class AgentWorker implements AutoCloseable {
     }
   }
 
-  private static Map<String, Object> usage(Usage usage) {
-    return Map.of("tokens", usage.tokens(), "cost_units", usage.costUnits());
+  static Map<String, Object> usage(Usage usage) {
+    Map<String, Object> wire = new LinkedHashMap<>();
+    wire.put("tokens", usage.tokens());
+    wire.put("cost_units", usage.costUnits());
+    wire.put("input_tokens", usage.inputTokens());
+    wire.put("output_tokens", usage.outputTokens());
+    if (usage.model() != null) {
+      wire.put("model", usage.model());
+    }
+    return wire;
+  }
+
+  /**
+   * Reports a running job's usage so far at once, as a heartbeat. False when the job may not go on:
+   * the scheduler ended it (a budget with no room for the usage stops it at this report, and the
+   * handler is then told it is cancelled) or the report did not get through.
+   */
+  boolean reportUsage(Execution execution, Usage soFar) {
+    Outcome outcome = report(execution, "heartbeat", Map.of("usage", usage(soFar)), true);
+    return outcome == Outcome.DONE && !execution.cancelled();
   }
 
   // ---- reports ----
@@ -415,6 +433,12 @@ public final class AgentWorker implements AutoCloseable {
                 "POST", ApiPath.of("/api/v1/jobs/{}/events", jobId), body, ReportAnswer.class);
         if (answer != null) {
           execution.refreshMemberToken(answer.memberToken());
+          if (("heartbeat".equals(type) || "started".equals(type))
+              && ("failed".equals(answer.state()) || "cancelled".equals(answer.state()))) {
+            // The report itself ended the job (a budget with no room for its usage): the turn
+            // stops, as with any job the scheduler ended.
+            execution.cancel();
+          }
         }
         listener.reported(jobId, type);
         return Outcome.DONE;

@@ -40,6 +40,11 @@ final class Execution implements JobContext {
     return first.jobId();
   }
 
+  @Override
+  public boolean reportUsage(io.agentteams.sdk.jobs.Usage soFar) {
+    return !cancelled && worker.reportUsage(this, soFar);
+  }
+
   String leaseToken() {
     return leaseToken;
   }

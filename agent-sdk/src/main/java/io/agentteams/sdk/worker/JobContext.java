@@ -27,6 +27,14 @@ public interface JobContext {
   /** True once the owner cancelled the job: whatever it returns is not recorded. */
   boolean cancelled();
 
+  /**
+   * Reports what the job has used so far (a total, not an increment), at once: the scheduler's
+   * ledger holds it against the budgets of the job's member, team, owner, run and chain. Returns
+   * false when the job may not go on — a budget had no room for the usage and the scheduler stopped
+   * the job, or it ended otherwise — and the handler should then return promptly.
+   */
+  boolean reportUsage(io.agentteams.sdk.jobs.Usage soFar);
+
   /** The worker's id (it holds the job's lease). */
   String workerId();
 }

@@ -48,7 +48,10 @@ public final class ChatCompletions {
       @Nullable String content,
       List<ToolCall> toolCalls,
       @Nullable String finishReason,
-      long totalTokens) {}
+      long totalTokens,
+      long promptTokens,
+      long completionTokens,
+      @Nullable String model) {}
 
   private final LlmSettings settings;
   private final HttpClient http;
@@ -125,7 +128,10 @@ public final class ChatCompletions {
           choice.path("finish_reason").isMissingNode()
               ? null
               : choice.path("finish_reason").asString(null),
-          answer.path("usage").path("total_tokens").asLong(0));
+          answer.path("usage").path("total_tokens").asLong(0),
+          answer.path("usage").path("prompt_tokens").asLong(0),
+          answer.path("usage").path("completion_tokens").asLong(0),
+          answer.path("model").asString(null));
     } catch (JacksonException e) {
       throw new ChatFailure("the model server's answer is not JSON: " + e.getMessage(), e);
     }

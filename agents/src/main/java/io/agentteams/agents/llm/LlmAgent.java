@@ -97,17 +97,26 @@ public final class LlmAgent implements JobHandler {
       answered.put("owner_answered", resume.answer());
       messages.addObject().put("role", "user").put("content", answered.toString());
     }
-    long used = 0;
+    Usage usage = Usage.NONE;
     for (int turn = 1; turn <= settings.maxTurns(); turn++) {
+      long used = usage.tokens();
       long left = settings.maxTokens() - used;
       ChatCompletions.Reply reply;
       try {
         reply =
             chat.complete(messages, toolSpecs, (int) Math.min(settings.maxTokensPerCall(), left));
       } catch (ChatCompletions.ChatFailure e) {
-        return JobResult.failed(e.getMessage(), Usage.tokens(used));
+        return JobResult.failed(e.getMessage(), usage);
       }
-      used += reply.totalTokens();
+      usage =
+          usage.plus(
+              new Usage(
+                  reply.totalTokens(),
+                  0,
+                  reply.promptTokens(),
+                  reply.completionTokens(),
+                  reply.model()));
+      used = usage.tokens();
       if (used > settings.maxTokens()) {
         return JobResult.failed(
             "token budget exceeded: used "
@@ -116,18 +125,25 @@ public final class LlmAgent implements JobHandler {
                 + settings.maxTokens()
                 + " tokens one job may use (agentteams llm max-tokens); stopped after turn "
                 + turn,
-            Usage.tokens(used));
+            usage);
       }
       if (reply.toolCalls().isEmpty()) {
         String answer = reply.content() == null ? "" : reply.content().strip();
-        return JobResult.completed(answer, Usage.tokens(used));
+        return JobResult.completed(answer, usage);
+      }
+      // The usage so far goes to the scheduler's ledger before the next model call: a budget
+      // with no room for it stops the job here rather than after more spending.
+      if (!job.reportUsage(usage)) {
+        return JobResult.failed(
+            "stopped by the scheduler after turn " + turn + " (a budget or the owner ended it)",
+            usage);
       }
       messages.add(reply.message());
       for (ChatCompletions.ToolCall call : reply.toolCalls()) {
         if (ASK_OWNER.equals(call.name())) {
           String question = question(call);
           if (question != null) {
-            return new JobResult.InputRequired(question, null, Usage.tokens(used));
+            return new JobResult.InputRequired(question, null, usage);
           }
           messages.add(toolAnswer(call, error("ask_owner needs {\"question\": \"...\"}")));
           continue;
@@ -139,7 +155,7 @@ public final class LlmAgent implements JobHandler {
         "turn limit reached: no final answer after "
             + settings.maxTurns()
             + " model calls (agentteams llm max-turns)",
-        Usage.tokens(used));
+        usage);
   }
 
   /** Makes one tool call, or says why not: the result or the error is what the model reads. */
