@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.agentteams.devstack.support.Sdk;
 import io.agentteams.platform.test.RealInfrastructure;
 import io.agentteams.sdk.AgentTeamsClient;
+import io.agentteams.sdk.jobs.Usage;
 import io.agentteams.sdk.worker.AgentWorker;
 import io.agentteams.sdk.worker.JobContext;
 import io.agentteams.sdk.worker.JobResult;
@@ -105,6 +106,42 @@ class RunsBrowserTest {
     assertThat(browser.driver().findElements(By.id("run-approve"))).isEmpty();
   }
 
+  /**
+   * Each job of a budgeted run reports 300 tokens and admission reserves 1000 (the devstack's
+   * estimate): with a budget of 1500 the plan and the first task run, the second task's job does
+   * not fit, and the run stops there. Its page shows the spend beside the budget; the team's runs
+   * page shows the spend per member and per run.
+   */
+  @Test
+  void aRunsBudgetStopsItAndTheSpendPerMemberRunAndTeamShowsInTheConsole() {
+    browser.get(fixture.gateway + "/console/teams/" + teamId + "/runs");
+    browser.type(browser.waitFor(By.id("run-objective")), "Audit the ledger (budgeted)");
+    browser.type(browser.driver().findElement(By.id("run-budget")), "1500");
+    browser.click(By.cssSelector("#run-form button[type='submit']"));
+    browser.waitFor(By.id("run-body"));
+    String url = browser.driver().getCurrentUrl();
+    String runId = url.substring(url.lastIndexOf('/') + 1);
+
+    browser.waitForText(By.id("run-state"), "failed");
+    assertThat(browser.driver().findElement(By.id("run-reason")).getText())
+        .startsWith("stopped at the budget: budget-exceeded: run.tokens");
+    assertThat(browser.driver().findElement(By.id("run-spent-tokens")).getText()).isEqualTo("600");
+    assertThat(browser.driver().findElement(By.id("run-budget-tokens")).getText())
+        .isEqualTo("1500");
+    assertThat(browser.driver().findElement(By.id("run-task-check")).getText()).contains("blocked");
+
+    browser.get(fixture.gateway + "/console/teams/" + teamId + "/runs");
+    browser.waitFor(By.id("spend"));
+    assertThat(browser.driver().findElement(By.id("spend-team")).getText()).contains("600");
+    assertThat(browser.driver().findElement(By.id("spend-member-lead")).getText())
+        .contains("lead", "300");
+    assertThat(browser.driver().findElement(By.id("spend-member-analyst")).getText())
+        .contains("analyst", "300");
+    assertThat(browser.driver().findElement(By.id("spend-run-" + runId)).getText())
+        .contains("Audit the ledger (budgeted)", "600", "1500", "900");
+    browser.checkAndCapture("runs-spend", "light", Browser.DESKTOP);
+  }
+
   private static void startRun(String objective) {
     browser.get(fixture.gateway + "/console/teams/" + teamId + "/runs");
     browser.type(browser.waitFor(By.id("run-objective")), objective);
@@ -122,7 +159,7 @@ class RunsBrowserTest {
   private static JobResult lead(JobContext job) {
     String input = job.offer().input();
     if (input.startsWith("You plan a team run")) {
-      return JobResult.completed(PLAN);
+      return JobResult.completed(PLAN, usage(input));
     }
     StringBuilder result = new StringBuilder("Summary:");
     for (String line : input.split("\n")) {
@@ -136,6 +173,12 @@ class RunsBrowserTest {
   private static JobResult analyst(JobContext job) {
     Matcher task = TASK.matcher(job.offer().input());
     String key = task.find() ? task.group(1) : "?";
-    return JobResult.completed(key.equals("gather") ? "figures: 42" : "checked");
+    return JobResult.completed(
+        key.equals("gather") ? "figures: 42" : "checked", usage(job.offer().input()));
+  }
+
+  /** A budgeted run's jobs report 300 tokens each; the others report none. */
+  private static Usage usage(String input) {
+    return input.contains("(budgeted)") ? Usage.tokens(300) : Usage.NONE;
   }
 }

@@ -6,6 +6,7 @@ import io.agentteams.gateway.console.api.ConsoleApi;
 import io.agentteams.gateway.console.api.Reads;
 import io.agentteams.gateway.console.view.Run;
 import io.agentteams.gateway.console.view.RunTimeline;
+import io.agentteams.gateway.console.view.Spend;
 import io.agentteams.platform.identity.Caller;
 import java.security.Principal;
 import java.util.ArrayList;
@@ -67,6 +68,21 @@ public class RunsController {
               body.put(
                   "continue_on_member_error",
                   "yes".equals(field(form, "continue_on_member_error")));
+              String budget = field(form, "budget_tokens").strip();
+              if (!budget.isEmpty()) {
+                long tokens;
+                try {
+                  tokens = Long.parseLong(budget);
+                } catch (NumberFormatException e) {
+                  tokens = -1;
+                }
+                if (tokens < 0) {
+                  exchange.getResponse().setStatusCode(HttpStatus.UNPROCESSABLE_CONTENT);
+                  return listPage(
+                      owner, teamId, model, exchange, objective, "The budget is a whole number.");
+                }
+                body.put("budget", Map.of("max_tokens", tokens));
+              }
               if (!field(form, "run_key").isBlank()) {
                 body.put("idempotency_key", field(form, "run_key"));
               }
@@ -202,6 +218,11 @@ public class RunsController {
               }
               model.addAttribute("teamId", teamId);
               model.addAttribute("run", run);
+              model.addAttribute(
+                  "spend",
+                  export.path("spend").isObject()
+                      ? reads.as(export.path("spend"), Spend.Line.class)
+                      : null);
               model.addAttribute("timeline", RunTimeline.of(entries));
               return run;
             })
@@ -220,14 +241,26 @@ public class RunsController {
         .flatMap(
             team ->
                 api.get(owner, "/api/v1/teams/" + teamId + "/runs?limit=50")
+                    .zipWith(api.get(owner, "/api/v1/teams/" + teamId + "/spend"))
                     .map(
-                        result -> {
+                        results -> {
+                          ApiResult result = results.getT1();
                           List<Run> runs = new ArrayList<>();
+                          Map<String, String> objectives = new LinkedHashMap<>();
                           for (JsonNode run : result.orThrow().path("runs")) {
-                            runs.add(reads.as(run, Run.class));
+                            Run read = reads.as(run, Run.class);
+                            runs.add(read);
+                            objectives.put(read.id().toString(), read.objective());
                           }
+                          ApiResult spent = results.getT2();
                           model.addAttribute("team", team);
                           model.addAttribute("runs", runs);
+                          model.addAttribute("objectives", objectives);
+                          model.addAttribute(
+                              "spend",
+                              spent.ok() && spent.body() != null
+                                  ? reads.as(spent.body(), Spend.class)
+                                  : null);
                           model.addAttribute("objective", objective);
                           model.addAttribute("formError", error);
                           return "runs";

@@ -1,0 +1,62 @@
+package io.agentteams.gateway.console.view;
+
+import java.util.List;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A team's spend as the API shows it: the owner's and the team's accounts, and one per member, run
+ * and chain. Costs are integer micro-units of the owner's currency.
+ */
+public record Spend(
+    UUID teamId,
+    String currency,
+    Line owner,
+    Line team,
+    List<Line> members,
+    List<Line> runs,
+    List<Line> chains) {
+
+  public Spend {
+    members = members == null ? List.of() : List.copyOf(members);
+    runs = runs == null ? List.of() : List.copyOf(runs);
+    chains = chains == null ? List.of() : List.copyOf(chains);
+  }
+
+  /** Tokens and cost. */
+  public record Amount(long tokens, long cost) {}
+
+  /** The limits that apply; null ones are none. */
+  public record Limits(
+      @Nullable Long maxTokens,
+      @Nullable Long maxCost,
+      @Nullable Long maxWallSeconds,
+      @Nullable Integer maxHops) {}
+
+  /** One scope's account. */
+  public record Line(
+      String scope,
+      String id,
+      @Nullable String member,
+      Amount spent,
+      Amount reserved,
+      @Nullable Limits budget,
+      @Nullable Long remainingTokens,
+      @Nullable Long remainingCost) {
+
+    /** The tokens budget as people read it, or "none". */
+    public String tokensBudget() {
+      return budget == null || budget.maxTokens() == null ? "none" : budget.maxTokens().toString();
+    }
+
+    /** What is left of the tokens budget, or an em dash with none. */
+    public String tokensLeft() {
+      return remainingTokens == null ? "—" : remainingTokens.toString();
+    }
+
+    /** A cost in micro-units, as an amount of the currency with six decimals. */
+    public String cost(String currency) {
+      return String.format(java.util.Locale.ROOT, "%.6f %s", spent.cost() / 1_000_000.0, currency);
+    }
+  }
+}
