@@ -330,6 +330,25 @@ class TeamRunIntegrationTest {
     }
     assertThat(line).as("the run's line in the team's spend").isNotNull();
     assertThat(line.get("spent").get("tokens").asLong()).isEqualTo(1600);
+
+    // The team's shared record says so, as a system message to every member.
+    String runId = done.get("id").asString();
+    HistoryPage.Record stopped =
+        await()
+            .atMost(PATIENCE)
+            .until(
+                () ->
+                    owner
+                        .mailbox()
+                        .history(team.id(), new Search(null, null, runId, 50, null))
+                        .records()
+                        .stream()
+                        .filter(r -> "run.budget_stopped".equals(r.systemKind()))
+                        .findFirst(),
+                java.util.Optional::isPresent)
+            .orElseThrow();
+    assertThat(stopped.senderKind()).isEqualTo("system");
+    assertThat(stopped.text()).contains("budget-exceeded: run.tokens", "limit 2500");
   }
 
   @Test

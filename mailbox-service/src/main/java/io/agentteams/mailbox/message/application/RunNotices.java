@@ -17,8 +17,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * Writes a team run's progress into the team's shared record as system messages to every member: a
- * task assigned, a task's result or error, the run complete. Each is sent under a client message id
- * made of the run and the timeline entry, so a redelivered event sends nothing twice.
+ * task assigned, a task's result or error, the run stopped at its budget, the run complete. Each is
+ * sent under a client message id made of the run and the timeline entry, so a redelivered event
+ * sends nothing twice.
  */
 @Service
 public class RunNotices {
@@ -29,7 +30,8 @@ public class RunNotices {
           "task.assigned", SystemKind.TASK_ASSIGNED,
           "task.result", SystemKind.TASK_RESULT,
           "task.error", SystemKind.TASK_ERROR,
-          "run.complete", SystemKind.RUN_COMPLETE);
+          "run.complete", SystemKind.RUN_COMPLETE,
+          "run.budget_stopped", SystemKind.RUN_BUDGET_STOPPED);
 
   /** The kinds of entry {@link #on} acts on. */
   public static final Set<String> KINDS = NOTICES.keySet();
@@ -102,6 +104,7 @@ public class RunNotices {
                   + entry.member()
                   + "): "
                   + entry.detail();
+          case "run.budget_stopped" -> "Run " + entry.runId() + " " + entry.detail();
           default -> "Run " + entry.runId() + " complete: " + entry.detail();
         };
     // Four UTF-8 bytes at most per character: the cut text fits both of the text's bounds.

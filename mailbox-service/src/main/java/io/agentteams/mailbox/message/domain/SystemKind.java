@@ -7,7 +7,9 @@ public enum SystemKind {
   TASK_ASSIGNED("task.assigned"),
   TASK_RESULT("task.result"),
   TASK_ERROR("task.error"),
-  RUN_COMPLETE("run.complete");
+  RUN_COMPLETE("run.complete"),
+  /** A budget stopped the run's dispatch: the tasks left are blocked with the budget named. */
+  RUN_BUDGET_STOPPED("run.budget_stopped");
 
   private final String wire;
 

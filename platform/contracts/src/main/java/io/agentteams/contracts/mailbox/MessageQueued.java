@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @param senderKind {@code member}, {@code owner} or {@code system}
  * @param sender the sending member's name, {@code owner} or {@code system}
  * @param systemKind for system messages: {@code task.assigned}, {@code task.result}, {@code
- *     task.error} or {@code run.complete}
+ *     task.error}, {@code run.budget_stopped} or {@code run.complete}
  * @param recipients each recipient with the message's position in that recipient's inbox
  * @param jobId the job the sender acted in, if any
  * @param conversationId the sending member's conversation, if a member sent it

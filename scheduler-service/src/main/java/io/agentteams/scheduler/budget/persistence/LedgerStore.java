@@ -240,7 +240,10 @@ public class LedgerStore {
         .collectMap(Balance::scope, Function.identity());
   }
 
-  /** Every balance of a team's scopes (the team, its members, runs and chains), newest first. */
+  /**
+   * The balances of a team's scopes (the team, its members, runs and chains): members and runs
+   * first, then chains, each most recently changed first, at most {@code limit}.
+   */
   public Flux<Row> teamRows(UUID teamId, Function<Scope.Kind, Budget> defaults, int limit) {
     return db.sql(
             """
@@ -250,7 +253,8 @@ public class LedgerStore {
             FROM ledger l
             LEFT JOIN budget b ON b.scope = l.scope AND b.scope_id = l.scope_id
             WHERE l.team_id = :team
-            ORDER BY l.updated_at DESC
+            -- members and runs before the many chains, each kind most recently changed first
+            ORDER BY l.scope = 'chain', l.updated_at DESC
             LIMIT :limit
             """)
         .bind("team", teamId)
