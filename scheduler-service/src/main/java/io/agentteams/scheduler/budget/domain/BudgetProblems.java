@@ -20,6 +20,14 @@ public final class BudgetProblems {
         java.util.Map.of("currency", currency));
   }
 
+  /** A wall-time budget longer than the longest the ledger takes. */
+  public static DomainFailure wallTooLong(long maxSeconds, long seconds) {
+    return DomainFailure.invalid(
+        "invalid-budget",
+        "a wall-time budget is at most " + maxSeconds + " seconds",
+        java.util.Map.of("max_wall_seconds", seconds, "max", maxSeconds));
+  }
+
   /** Work the budget of {@code scope} has no room for. */
   public static BudgetExceeded exceeded(
       Scope scope, String measure, long limit, long spent, long reserved, long needed) {

@@ -1,6 +1,7 @@
 package io.agentteams.scheduler.budget.web;
 
 import io.agentteams.scheduler.budget.domain.Budget;
+import io.agentteams.scheduler.budget.domain.BudgetProblems;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
@@ -18,8 +19,14 @@ public record BudgetBody(
     @Nullable Long maxWallSeconds,
     @Nullable Integer maxHops) {
 
+  /** The longest wall-time budget: ten years. */
+  static final long MAX_WALL_SECONDS = 10L * 365 * 24 * 3600;
+
   /** The budget it sets. */
   public Budget toBudget() {
+    if (maxWallSeconds != null && maxWallSeconds > MAX_WALL_SECONDS) {
+      throw BudgetProblems.wallTooLong(MAX_WALL_SECONDS, maxWallSeconds);
+    }
     return new Budget(
         maxTokens,
         maxCost,

@@ -112,6 +112,9 @@ public class WorkerEventsController {
     }
   }
 
+  /** The most tokens or cost one report may carry. */
+  static final long MAX_USAGE = 1_000_000_000_000_000L;
+
   private static long orZero(@Nullable Long value) {
     return value == null ? 0 : value;
   }
@@ -137,6 +140,10 @@ public class WorkerEventsController {
         long split = Math.addExact(orZero(inputTokens), orZero(outputTokens));
         long total = tokens == null ? split : Math.max(tokens, split);
         long spent = cost != null ? cost : orZero(costUnits);
+        if (total > MAX_USAGE || spent > MAX_USAGE) {
+          // Far beyond any real job; kept bounded so the ledger's sums never overflow.
+          throw new IllegalArgumentException("usage is at most " + MAX_USAGE + " of each measure");
+        }
         return new Usage(total, spent);
       } catch (IllegalArgumentException | ArithmeticException e) {
         throw WebProblems.invalid("invalid-usage", e.getMessage());

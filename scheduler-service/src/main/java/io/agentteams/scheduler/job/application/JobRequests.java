@@ -14,6 +14,7 @@ import io.agentteams.platform.roster.RosterAccess;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.budget.application.Spending;
 import io.agentteams.scheduler.budget.domain.Budget;
+import io.agentteams.scheduler.job.domain.IfBusy;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.JobLimits;
 import io.agentteams.scheduler.job.domain.JobProblems;
@@ -84,6 +85,7 @@ public class JobRequests {
       String fingerprint,
       List<JobSpec> specs,
       Budget chainBudget,
+      IfBusy ifBusy,
       Instant now) {}
 
   private final RosterAccess access;
@@ -135,11 +137,27 @@ public class JobRequests {
       @Nullable String text,
       @Nullable String key,
       Budget chainBudget) {
+    return submit(owner, teamId, recipients, text, key, chainBudget, IfBusy.ENQUEUE);
+  }
+
+  /**
+   * An owner's request with a chain budget; with {@link IfBusy#REJECT} it is refused when a
+   * recipient's conversation is busy with an unfinished job.
+   */
+  public Mono<Submitted> submit(
+      Caller.Owner owner,
+      UUID teamId,
+      List<String> recipients,
+      @Nullable String text,
+      @Nullable String key,
+      Budget chainBudget,
+      IfBusy ifBusy) {
     String input = limits.input().checkNotBlank(text);
     String idempotencyKey = checkKey(key);
     return access
         .check(owner, teamId, OWNER_REQUESTS)
-        .map(grant -> ownerSubmission(grant, recipients, input, idempotencyKey, chainBudget))
+        .map(
+            grant -> ownerSubmission(grant, recipients, input, idempotencyKey, chainBudget, ifBusy))
         .flatMap(
             submission ->
                 transactions.transactional(
@@ -170,6 +188,18 @@ public class JobRequests {
       @Nullable String text,
       @Nullable String key,
       Budget chainBudget) {
+    return handOff(member, teamId, recipients, text, key, chainBudget, IfBusy.ENQUEUE);
+  }
+
+  /** A member's hand-off with a chain budget and what to do when the recipient is busy. */
+  public Mono<Submitted> handOff(
+      Caller.Member member,
+      UUID teamId,
+      List<String> recipients,
+      @Nullable String text,
+      @Nullable String key,
+      Budget chainBudget,
+      IfBusy ifBusy) {
     Optional<DomainFailure> otherTeam = access.screen(member, teamId, HANDOFFS);
     if (otherTeam.isPresent()) {
       return Mono.error(otherTeam.get());
@@ -181,7 +211,9 @@ public class JobRequests {
     String idempotencyKey = checkKey(key);
     return access
         .check(member, teamId, HANDOFFS)
-        .flatMap(grant -> handOffSubmission(grant, recipients, input, idempotencyKey, chainBudget))
+        .flatMap(
+            grant ->
+                handOffSubmission(grant, recipients, input, idempotencyKey, chainBudget, ifBusy))
         .flatMap(
             submission ->
                 transactions.transactional(
@@ -189,7 +221,12 @@ public class JobRequests {
   }
 
   private Submission ownerSubmission(
-      Grant<Roster> grant, List<String> recipients, String input, String key, Budget budget) {
+      Grant<Roster> grant,
+      List<String> recipients,
+      String input,
+      String key,
+      Budget budget,
+      IfBusy ifBusy) {
     UUID teamId = grant.team().teamId();
     List<MemberRef> targets = targets(grant.team(), recipients);
     String fingerprint = RequestFingerprint.of(JobSpec.OWNER, names(targets), input, null);
@@ -202,11 +239,16 @@ public class JobRequests {
                         UUID.randomUUID(), teamId, grant.ownerId(), target, input, key, now))
             .toList();
     return new Submission(
-        teamId, grant.ownerId(), JobSpec.OWNER, key, fingerprint, specs, budget, now);
+        teamId, grant.ownerId(), JobSpec.OWNER, key, fingerprint, specs, budget, ifBusy, now);
   }
 
   private Mono<Submission> handOffSubmission(
-      Grant<Roster> grant, List<String> recipients, String input, String key, Budget budget) {
+      Grant<Roster> grant,
+      List<String> recipients,
+      String input,
+      String key,
+      Budget budget,
+      IfBusy ifBusy) {
     Acting.AsMember self = grant.member();
     Roster.Member sender = grant.team().member(self.name()).orElseThrow();
     MemberRef from = new MemberRef(sender.name(), sender.agentId(), sender.conversationId());
@@ -244,6 +286,7 @@ public class JobRequests {
                   fingerprint,
                   List.of(spec),
                   executing.isPresent() ? Budget.NONE : budget,
+                  ifBusy,
                   now);
             });
   }
@@ -260,7 +303,33 @@ public class JobRequests {
             quota ->
                 replay(submission)
                     .switchIfEmpty(
-                        Mono.defer(() -> withinLimits.apply(quota).then(create(submission)))));
+                        Mono.defer(
+                            () ->
+                                withinLimits
+                                    .apply(quota)
+                                    .then(refuseIfBusy(submission))
+                                    .then(create(submission)))));
+  }
+
+  /**
+   * With {@code if_busy: reject}, refuses the submission when a recipient's conversation has an
+   * unfinished job, naming it. Under the team's quota lock, so no other submission of the team
+   * slips a job in between.
+   */
+  private Mono<Void> refuseIfBusy(Submission submission) {
+    if (submission.ifBusy() != IfBusy.REJECT) {
+      return Mono.empty();
+    }
+    return Flux.fromIterable(submission.specs())
+        .concatMap(
+            spec ->
+                jobs.conversationHead(spec.target().conversationId())
+                    .flatMap(
+                        busy ->
+                            Mono.<Void>error(
+                                JobProblems.conversationBusy(
+                                    spec.target().name(), busy.id(), busy.state()))))
+        .then();
   }
 
   /** The team's request limit, and the budgets the new jobs would count against. */

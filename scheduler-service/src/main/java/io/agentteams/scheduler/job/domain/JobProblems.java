@@ -66,6 +66,20 @@ public final class JobProblems {
     return new LimitExceededException(limit, "bytes", max, bytes);
   }
 
+  /** A request with {@code if_busy: reject} to a member whose conversation has a job. */
+  public static DomainFailure conversationBusy(String member, UUID jobId, JobState state) {
+    return DomainFailure.conflict(
+        "conversation-busy",
+        member + "'s conversation is busy with job " + jobId + " (" + state.wire() + ")",
+        Map.of("member", member, "job_id", jobId.toString(), "state", state.wire()));
+  }
+
+  /** An {@code if_busy} value the scheduler does not know. */
+  public static DomainFailure unknownIfBusy(String value) {
+    return DomainFailure.invalid(
+        "invalid-if-busy", "if_busy must be enqueue or reject", Map.of("if_busy", value));
+  }
+
   /** A member token acts only within its own team. */
   public static DomainFailure otherTeam() {
     return DomainFailure.forbidden("other-team", "a member token acts only within its own team");

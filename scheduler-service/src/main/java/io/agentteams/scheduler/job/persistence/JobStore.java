@@ -166,6 +166,20 @@ public class JobStore {
         .one();
   }
 
+  /**
+   * The unfinished job at the head of a conversation (the one it runs or will run next), if any.
+   */
+  public Mono<Job> conversationHead(String conversationId) {
+    return db.sql(
+            "SELECT "
+                + COLUMNS
+                + " FROM job WHERE conversation_id = :conversation"
+                + " AND state NOT IN ('completed', 'failed', 'cancelled') ORDER BY seq LIMIT 1")
+        .bind("conversation", conversationId)
+        .map(JobStore::read)
+        .one();
+  }
+
   public Mono<Job> find(UUID id) {
     return db.sql("SELECT " + COLUMNS + " FROM job WHERE id = :id")
         .bind("id", id)

@@ -5,6 +5,7 @@ import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.scheduler.budget.domain.Budget;
 import io.agentteams.scheduler.budget.web.BudgetBody;
 import io.agentteams.scheduler.job.application.JobRequests;
+import io.agentteams.scheduler.job.domain.IfBusy;
 import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -40,11 +41,23 @@ public class RequestController {
     if (caller instanceof Caller.Owner owner) {
       submitted =
           requests.submit(
-              owner, teamId, recipients, body.text(), body.idempotencyKey(), body.chainBudget());
+              owner,
+              teamId,
+              recipients,
+              body.text(),
+              body.idempotencyKey(),
+              body.chainBudget(),
+              IfBusy.fromWire(body.ifBusy()));
     } else if (caller instanceof Caller.Member member) {
       submitted =
           requests.handOff(
-              member, teamId, recipients, body.text(), body.idempotencyKey(), body.chainBudget());
+              member,
+              teamId,
+              recipients,
+              body.text(),
+              body.idempotencyKey(),
+              body.chainBudget(),
+              IfBusy.fromWire(body.ifBusy()));
     } else {
       return Mono.error(
           new ProblemException(
@@ -69,12 +82,15 @@ public class RequestController {
    * @param idempotencyKey makes retries safe: the same key returns the same jobs
    * @param budget the budget of each chain the request starts: tokens, cost, wall time and hand-off
    *     hops
+   * @param ifBusy when a recipient's conversation is busy with an unfinished job: {@code enqueue}
+   *     (the default: queue behind it) or {@code reject} (409 {@code conversation-busy} naming it)
    */
   public record NewRequest(
       @Nullable List<String> recipients,
       @Nullable String text,
       @Nullable String idempotencyKey,
-      @Nullable BudgetBody budget) {
+      @Nullable BudgetBody budget,
+      @Nullable String ifBusy) {
 
     Budget chainBudget() {
       return budget == null ? Budget.NONE : budget.toBudget();

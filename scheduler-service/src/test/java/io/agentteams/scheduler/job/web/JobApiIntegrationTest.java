@@ -119,6 +119,33 @@ class JobApiIntegrationTest extends SchedulerIntegrationTest {
   }
 
   @Test
+  void ifBusyRejectRefusesARequestToABusyConversationNamingItsJobAndEnqueueQueuesBehindIt() {
+    String dora = unique("dora");
+    Teams.Team team = teams.create(dora, Map.of("one", unique("agent"), "two", unique("agent")));
+    UUID running = request(team, List.of("one"), "First").get(0);
+
+    Map<?, ?> refused =
+        post(
+            team,
+            Map.of("recipients", List.of("one", "two"), "text", "Now", "if_busy", "reject"),
+            409);
+    assertThat(refused.get("code")).isEqualTo("conversation-busy");
+    assertThat(refused.get("member")).isEqualTo("one");
+    assertThat(refused.get("job_id")).isEqualTo(running.toString());
+    assertThat(teamJobCount(team)).as("nothing written, not even for the idle member").isEqualTo(1);
+
+    // The idle member's conversation takes it; the default queues behind the busy one.
+    post(team, Map.of("recipients", List.of("two"), "text", "Now", "if_busy", "reject"), 201);
+    post(team, Map.of("recipients", List.of("one"), "text", "Later"), 201);
+    post(team, Map.of("recipients", List.of("one"), "text", "Later", "if_busy", "enqueue"), 201);
+    assertThat(teamJobCount(team)).isEqualTo(4);
+    assertThat(
+            post(team, Map.of("recipients", List.of("two"), "text", "x", "if_busy", "later"), 400)
+                .get("code"))
+        .isEqualTo("invalid-if-busy");
+  }
+
+  @Test
   void aQuestionReleasesTheSlotAndTheAnswerQueuesTheJobAgainWithTheAnswerInItsOffer() {
     String dave = unique("dave");
     String agent = unique("agent");
