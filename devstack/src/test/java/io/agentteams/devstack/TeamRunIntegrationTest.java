@@ -340,7 +340,7 @@ class TeamRunIntegrationTest {
                 () ->
                     owner
                         .mailbox()
-                        .history(team.id(), new Search(null, null, runId, 50, null))
+                        .history(team.id(), new Search(null, null, runId, 20, null))
                         .records()
                         .stream()
                         .filter(r -> "run.budget_stopped".equals(r.systemKind()))
