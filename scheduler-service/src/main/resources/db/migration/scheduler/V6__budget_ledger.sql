@@ -41,6 +41,8 @@ CREATE INDEX ledger_team ON ledger (team_id, scope) WHERE team_id IS NOT NULL;
 -- settles; what it reported beyond tokens and cost; why a budget stopped it.
 ALTER TABLE job ADD COLUMN reserved_tokens bigint NOT NULL DEFAULT 0;
 ALTER TABLE job ADD COLUMN reserved_cost   bigint NOT NULL DEFAULT 0;
+-- The scopes the hold is on: those with a budget when the job was admitted.
+ALTER TABLE job ADD COLUMN reserved_on     text[] NOT NULL DEFAULT '{}';
 ALTER TABLE job ADD COLUMN settled         boolean NOT NULL DEFAULT false;
 ALTER TABLE job ADD COLUMN input_tokens    bigint NOT NULL DEFAULT 0;
 ALTER TABLE job ADD COLUMN output_tokens   bigint NOT NULL DEFAULT 0;

@@ -85,9 +85,11 @@ public class Spending {
   }
 
   /**
-   * Reserves the estimate of every job an admission pass is about to admit, under row locks it
-   * takes without waiting. A job that already holds (a resumed conversation) and a receipt (it
-   * returns an answer already paid for) reserve nothing more.
+   * Reserves the estimate of every job an admission pass is about to admit on the scopes it counts
+   * against that have a budget (set, or the deployment's default), under row locks it takes without
+   * waiting; scopes without a budget need no reservation and are only charged when the job settles.
+   * A job that already holds (a resumed conversation) and a receipt (it returns an answer already
+   * paid for) reserve nothing more.
    */
   public Mono<Reservations> reserve(List<Job> jobs, Instant now) {
     if (jobs.isEmpty()) {
@@ -97,46 +99,63 @@ public class Spending {
         .accounts(jobs.stream().map(Job::id).toList())
         .flatMap(
             accounts -> {
-              Map<Scope, Holder> holders = new LinkedHashMap<>();
               Map<UUID, List<Scope>> scopesOf = new LinkedHashMap<>();
               for (Job job : jobs) {
                 JobAccount account = accounts.get(job.id());
-                List<Scope> scopes = scopes(job, account == null ? null : account.runId());
-                scopesOf.put(job.id(), scopes);
-                scopes.forEach(s -> holders.putIfAbsent(s, holder(job)));
+                boolean holds = account != null && !account.hold().none();
+                if (!holds && job.spec().kind() != JobKind.RECEIPT) {
+                  scopesOf.put(job.id(), scopes(job, account == null ? null : account.runId()));
+                }
               }
+              Set<Scope> all = new HashSet<>();
+              scopesOf.values().forEach(all::addAll);
               return store
-                  .lock(holders, settings::defaults, true, now)
-                  .flatMap(locked -> reserveLocked(jobs, accounts, scopesOf, locked, now));
+                  .budgeted(all)
+                  .flatMap(
+                      set -> {
+                        Map<Scope, Holder> holders = new LinkedHashMap<>();
+                        Map<UUID, List<Scope>> budgetedOf = new LinkedHashMap<>();
+                        for (Job job : jobs) {
+                          List<Scope> scopes = scopesOf.get(job.id());
+                          if (scopes == null) {
+                            continue;
+                          }
+                          List<Scope> budgeted =
+                              scopes.stream()
+                                  .filter(s -> set.contains(s) || settings.defaults(s.kind()).any())
+                                  .toList();
+                          if (!budgeted.isEmpty()) {
+                            budgetedOf.put(job.id(), budgeted);
+                            budgeted.forEach(s -> holders.putIfAbsent(s, holder(job)));
+                          }
+                        }
+                        return store
+                            .lock(holders, settings::defaults, true, now)
+                            .flatMap(locked -> reserveLocked(jobs, budgetedOf, locked, now));
+                      });
             });
   }
 
   private Mono<Reservations> reserveLocked(
-      List<Job> jobs,
-      Map<UUID, JobAccount> accounts,
-      Map<UUID, List<Scope>> scopesOf,
-      Map<Scope, Balance> locked,
-      Instant now) {
+      List<Job> jobs, Map<UUID, List<Scope>> budgetedOf, Map<Scope, Balance> locked, Instant now) {
     Ledger ledger = new Ledger(locked.values());
     Map<UUID, BudgetExceeded> refused = new LinkedHashMap<>();
     Set<UUID> busy = new HashSet<>();
-    List<UUID> holding = new ArrayList<>();
+    Map<UUID, List<Scope>> holding = new LinkedHashMap<>();
     for (Job job : jobs) {
-      List<Scope> scopes = scopesOf.get(job.id());
-      if (!locked.keySet().containsAll(scopes)) {
-        busy.add(job.id());
+      List<Scope> scopes = budgetedOf.get(job.id());
+      if (scopes == null) {
         continue;
       }
-      JobAccount account = accounts.get(job.id());
-      boolean holds = account != null && !account.hold().none();
-      if (holds || job.spec().kind() == JobKind.RECEIPT) {
+      if (!locked.keySet().containsAll(scopes)) {
+        busy.add(job.id());
         continue;
       }
       Optional<BudgetExceeded> refusal = ledger.reserve(scopes, settings.estimate(), now);
       if (refusal.isPresent()) {
         refused.put(job.id(), refusal.get());
       } else {
-        holding.add(job.id());
+        holding.put(job.id(), scopes);
       }
     }
     stops.increment(refused.size());
@@ -161,10 +180,11 @@ public class Spending {
         .flatMap(
             accounts -> {
               JobAccount account = accounts.get(job.id());
-              if (account == null || account.settled()) {
+              if (account == null || account.settled() || account.heldOn().isEmpty()) {
+                // Nothing held: no scope had a budget at admission, so no budget to grow against.
                 return Mono.just(Optional.<BudgetExceeded>empty());
               }
-              List<Scope> scopes = scopes(job, account.runId());
+              List<Scope> scopes = account.heldOn();
               return lockAll(job, scopes, now)
                   .flatMap(
                       locked -> {
@@ -206,7 +226,7 @@ public class Spending {
                   .flatMap(
                       locked -> {
                         Ledger ledger = new Ledger(locked.values());
-                        ledger.settle(scopes, account.hold(), job.usage());
+                        ledger.settle(scopes, account.heldOn(), account.hold(), job.usage());
                         spentTokens.increment(job.usage().tokens());
                         spentCost.increment(job.usage().costUnits());
                         return store

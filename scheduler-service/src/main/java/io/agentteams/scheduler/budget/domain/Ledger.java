@@ -81,8 +81,16 @@ public final class Ledger {
    * A job that held {@code hold} ended having used {@code used}: release the one, add the other.
    */
   public void settle(Collection<Scope> scopes, Usage hold, Usage used) {
-    for (Scope scope : scopes) {
-      put(balance(scope).settling(hold, used));
+    settle(scopes, scopes, hold, used);
+  }
+
+  /**
+   * A job ended having used {@code used}: it is spent on every scope it counts against, and its
+   * {@code hold} released from the scopes it was reserved on (those with a budget at admission).
+   */
+  public void settle(Collection<Scope> spentOn, Collection<Scope> heldOn, Usage hold, Usage used) {
+    for (Scope scope : spentOn) {
+      put(balance(scope).settling(heldOn.contains(scope) ? hold : Usage.NONE, used));
     }
   }
 

@@ -68,6 +68,17 @@ public record Scope(Kind kind, String id) implements Comparable<Scope> {
     return new Scope(Kind.CHAIN, chainId.toString());
   }
 
+  /** The scope as one string, {@code kind:id}, as a job records where its hold is. */
+  public String key() {
+    return kind.wire + ":" + id;
+  }
+
+  /** The scope a {@link #key()} names. */
+  public static Scope fromKey(String key) {
+    int colon = key.indexOf(':');
+    return new Scope(Kind.fromWire(key.substring(0, colon)), key.substring(colon + 1));
+  }
+
   @Override
   public int compareTo(Scope other) {
     return ORDER.compare(this, other);

@@ -10,11 +10,14 @@ import io.r2dbc.spi.Readable;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
@@ -34,9 +37,11 @@ public class LedgerStore {
    * @param jobId the job
    * @param runId the team run that started its chain, if one did
    * @param hold what it holds reserved
+   * @param heldOn the scopes the hold is on
    * @param settled whether its usage was settled
    */
-  public record JobAccount(UUID jobId, @Nullable UUID runId, Usage hold, boolean settled) {}
+  public record JobAccount(
+      UUID jobId, @Nullable UUID runId, Usage hold, List<Scope> heldOn, boolean settled) {}
 
   /** A budget an owner set, with the owner's currency on an owner's budget. */
   public record BudgetRow(Budget budget, @Nullable String currency) {}
@@ -71,7 +76,8 @@ public class LedgerStore {
       return Mono.just(Map.of());
     }
     return db.sql(
-            "SELECT j.id, rj.run_id, j.reserved_tokens, j.reserved_cost, j.settled FROM job j"
+            "SELECT j.id, rj.run_id, j.reserved_tokens, j.reserved_cost, j.reserved_on,"
+                + " j.settled FROM job j"
                 // A chain is named after its first job: a run's job, and every hand-off and
                 // receipt in the chain it starts, count against the run.
                 + " LEFT JOIN run_job rj ON rj.job_id = j.chain_id WHERE j.id = ANY(:ids)")
@@ -84,6 +90,7 @@ public class LedgerStore {
                     new Usage(
                         row.get("reserved_tokens", Long.class),
                         row.get("reserved_cost", Long.class)),
+                    heldOn(row.get("reserved_on", String[].class)),
                     Boolean.TRUE.equals(row.get("settled", Boolean.class))))
         .all()
         .collectMap(JobAccount::jobId, Function.identity());
@@ -174,10 +181,11 @@ public class LedgerStore {
         .then();
   }
 
-  /** Records what a job holds now, and whether it has settled. */
+  /** Records what a job holds now (on the scopes it already holds on), and whether it settled. */
   public Mono<Void> hold(UUID jobId, Usage hold, boolean settled) {
     return db.sql(
-            "UPDATE job SET reserved_tokens = :tokens, reserved_cost = :cost, settled = :settled"
+            "UPDATE job SET reserved_tokens = :tokens, reserved_cost = :cost, settled = :settled,"
+                + " reserved_on = CASE WHEN :settled THEN '{}'::text[] ELSE reserved_on END"
                 + " WHERE id = :id")
         .bind("id", jobId)
         .bind("tokens", hold.tokens())
@@ -188,19 +196,58 @@ public class LedgerStore {
         .then();
   }
 
-  /** Records the hold of jobs an admission pass reserved for, all the same estimate. */
-  public Mono<Void> holdAll(List<UUID> jobIds, Usage hold) {
-    if (jobIds.isEmpty()) {
+  /**
+   * Records the hold of jobs an admission pass reserved for, all the same estimate, each on its
+   * scopes.
+   */
+  public Mono<Void> holdAll(Map<UUID, List<Scope>> heldOn, Usage hold) {
+    if (heldOn.isEmpty()) {
       return Mono.empty();
     }
+    List<UUID> ids = List.copyOf(heldOn.keySet());
+    String separator = String.valueOf((char) 31);
     return db.sql(
-            "UPDATE job SET reserved_tokens = :tokens, reserved_cost = :cost WHERE id = ANY(:ids)")
-        .bind("ids", jobIds.toArray(UUID[]::new))
+            "UPDATE job j SET reserved_tokens = :tokens, reserved_cost = :cost,"
+                + " reserved_on = string_to_array(v.scopes, chr(31))"
+                + " FROM unnest(:ids::uuid[], :scopes::text[]) AS v(id, scopes) WHERE j.id = v.id")
+        .bind("ids", ids.toArray(UUID[]::new))
+        .bind(
+            "scopes",
+            ids.stream()
+                .map(id -> String.join(separator, heldOn.get(id).stream().map(Scope::key).toList()))
+                .toArray(String[]::new))
         .bind("tokens", hold.tokens())
         .bind("cost", hold.costUnits())
         .fetch()
         .rowsUpdated()
         .then();
+  }
+
+  /** Those of the scopes that have a budget set (with a tokens, cost or wall-time limit). */
+  public Mono<Set<Scope>> budgeted(Collection<Scope> scopes) {
+    if (scopes.isEmpty()) {
+      return Mono.just(Set.of());
+    }
+    List<Scope> list = scopes.stream().distinct().toList();
+    return db.sql(
+            "SELECT b.scope, b.scope_id FROM budget b"
+                + " JOIN unnest(:kinds::text[], :ids::text[]) AS s(scope, scope_id)"
+                + " ON b.scope = s.scope AND b.scope_id = s.scope_id"
+                + " WHERE b.max_tokens IS NOT NULL OR b.max_cost IS NOT NULL"
+                + " OR b.max_wall_ms IS NOT NULL")
+        .bind("kinds", list.stream().map(s -> s.kind().wire()).toArray(String[]::new))
+        .bind("ids", list.stream().map(Scope::id).toArray(String[]::new))
+        .map(
+            row ->
+                new Scope(
+                    Scope.Kind.fromWire(row.get("scope", String.class)),
+                    row.get("scope_id", String.class)))
+        .all()
+        .collect(Collectors.toSet());
+  }
+
+  private static List<Scope> heldOn(String @Nullable [] keys) {
+    return keys == null ? List.of() : Arrays.stream(keys).map(Scope::fromKey).toList();
   }
 
   /** Records why a budget stopped or refused a job. */

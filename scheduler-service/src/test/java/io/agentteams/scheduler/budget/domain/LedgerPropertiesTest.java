@@ -90,10 +90,12 @@ class LedgerPropertiesTest {
         continue;
       }
       List<Scope> of = scopes.get(i);
+      // As admission does: the hold is only on the scopes with a budget; all are charged.
+      List<Scope> held = held(db, of);
       Ledger ledger = new Ledger(of.stream().map(db::get).toList());
       if (step == 0) {
         boolean fits = of.stream().allMatch(s -> roomFor(db.get(s), estimate));
-        Optional<BudgetExceeded> refused = ledger.reserve(of, estimateUsage, NOW);
+        Optional<BudgetExceeded> refused = ledger.reserve(held, estimateUsage, NOW);
         assertThat(refused.isEmpty())
             .as("admitted exactly when every budget has room")
             .isEqualTo(fits);
@@ -111,7 +113,7 @@ class LedgerPropertiesTest {
         used[i] = used[i].atLeast(report);
         long more = Math.max(0, used[i].tokens() - hold[i].tokens());
         boolean fits = of.stream().allMatch(s -> growthFits(db.get(s), more));
-        Ledger.Growth growth = ledger.grow(of, hold[i], used[i], NOW);
+        Ledger.Growth growth = ledger.grow(held, hold[i], used[i], NOW);
         assertThat(growth.stopped().isEmpty())
             .as("stopped exactly when the growth does not fit")
             .isEqualTo(fits);
@@ -119,12 +121,12 @@ class LedgerPropertiesTest {
           hold[i] = growth.hold();
           assertThat(hold[i]).isEqualTo(hold[i].atLeast(used[i]));
         } else {
-          settle(ledger, of, hold[i], used[i], overshoot, spentShadow);
+          settle(ledger, of, held, hold[i], used[i], overshoot, spentShadow);
           ended[i] = true;
         }
       } else {
         used[i] = used[i].atLeast(new Usage(job.last(), 0));
-        settle(ledger, of, hold[i], used[i], overshoot, spentShadow);
+        settle(ledger, of, held, hold[i], used[i], overshoot, spentShadow);
         ended[i] = true;
       }
       ledger.touched().forEach(b -> db.put(b.scope(), b));
@@ -133,7 +135,7 @@ class LedgerPropertiesTest {
       for (Scope s : db.keySet()) {
         long holds = 0;
         for (int j = 0; j < jobs.size(); j++) {
-          if (admitted[j] && !ended[j] && scopes.get(j).contains(s)) {
+          if (admitted[j] && !ended[j] && held(db, scopes.get(j)).contains(s)) {
             holds += hold[j].tokens();
           }
         }
@@ -156,16 +158,22 @@ class LedgerPropertiesTest {
   private static void settle(
       Ledger ledger,
       List<Scope> of,
+      List<Scope> held,
       Usage hold,
       Usage used,
       Map<Scope, Long> overshoot,
       Map<Scope, Long> spentShadow) {
-    ledger.settle(of, hold, used);
+    ledger.settle(of, held, hold, used);
     long beyond = Math.max(0, used.tokens() - hold.tokens());
     for (Scope s : of) {
       overshoot.merge(s, beyond, Long::sum);
       spentShadow.merge(s, used.tokens(), Long::sum);
     }
+  }
+
+  /** The scopes with a budget, which a job's hold is on. */
+  private static List<Scope> held(Map<Scope, Balance> db, List<Scope> of) {
+    return of.stream().filter(s -> db.get(s).budget().maxTokens() != null).toList();
   }
 
   private static boolean roomFor(Balance b, long estimate) {
