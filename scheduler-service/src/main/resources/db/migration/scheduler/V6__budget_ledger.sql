@@ -38,19 +38,15 @@ CREATE TABLE ledger (
 CREATE INDEX ledger_team ON ledger (team_id, scope) WHERE team_id IS NOT NULL;
 
 -- What a job holds while it runs (the estimate, grown to its reported usage), released when it
--- settles; what it reported beyond tokens and cost; why a budget stopped it.
+-- settles; why a budget stopped it.
 ALTER TABLE job ADD COLUMN reserved_tokens bigint NOT NULL DEFAULT 0;
 ALTER TABLE job ADD COLUMN reserved_cost   bigint NOT NULL DEFAULT 0;
 -- The scopes the hold is on: those with a budget when the job was admitted.
 ALTER TABLE job ADD COLUMN reserved_on     text[] NOT NULL DEFAULT '{}';
 ALTER TABLE job ADD COLUMN settled         boolean NOT NULL DEFAULT false;
-ALTER TABLE job ADD COLUMN input_tokens    bigint NOT NULL DEFAULT 0;
-ALTER TABLE job ADD COLUMN output_tokens   bigint NOT NULL DEFAULT 0;
-ALTER TABLE job ADD COLUMN model           text;
 ALTER TABLE job ADD COLUMN budget_stop     text;
 
 CREATE INDEX job_reserved ON job (id) WHERE reserved_tokens > 0 OR reserved_cost > 0;
 
--- Hand-offs in a chain, and when the chain started, for its hop and wall-time budgets.
-ALTER TABLE chain ADD COLUMN hops       integer NOT NULL DEFAULT 0;
-ALTER TABLE chain ADD COLUMN created_at timestamptz;
+-- Hand-offs in a chain, for its hop budget.
+ALTER TABLE chain ADD COLUMN hops integer NOT NULL DEFAULT 0;
