@@ -69,8 +69,8 @@ final class A2aPeer implements AutoCloseable {
     streamingPort = Integer.parseInt(ports[1]);
     pollingPort = Integer.parseInt(ports[2]);
     // Keep draining its output so the process never blocks on a full pipe.
-    Thread.ofVirtual()
-        .start(
+    Thread drain =
+        new Thread(
             () -> {
               try {
                 while (output.readLine() != null) {
@@ -79,7 +79,10 @@ final class A2aPeer implements AutoCloseable {
               } catch (IOException closed) {
                 // the process ended
               }
-            });
+            },
+            "a2a-peer-output");
+    drain.setDaemon(true);
+    drain.start();
   }
 
   /** The base URL of the agent whose card says it streams. */
