@@ -1,0 +1,199 @@
+package io.agentteams.devstack.a2a;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.agentteams.devstack.ServiceStack.Service;
+import io.agentteams.devstack.support.Api;
+import io.agentteams.devstack.support.SharedStack;
+import io.agentteams.platform.test.RealInfrastructure;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpMethod;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A team as an A2A 1.0 agent, driven by the official A2A JS SDK client ({@code
+ * src/test/a2a/client.mjs}, run once with node): it reads the team's card with the owner's token,
+ * streams a task that stops for input and answers it on the same task, drops a stream and follows
+ * the task again with SubscribeToTask, and cancels it. The team's lead is itself an A2A agent
+ * served by the SDK, so a cancel here reaches that agent's task too.
+ */
+@RealInfrastructure
+class A2aTeamAgentIntegrationTest {
+
+  private static final Duration PATIENCE = Duration.ofSeconds(60);
+
+  private static Api api;
+  private static A2aPeer peer;
+  private static String owner;
+  private static String stranger;
+  private static String teamId;
+  private static final Map<String, JsonNode> steps = new HashMap<>();
+  private static String clientOutput = "";
+
+  @BeforeAll
+  static void delegateThroughTheSdkClient() throws Exception {
+    api = new Api(SharedStack.get().url(Service.GATEWAY));
+    owner = api.ownerToken("ada-a2a-server");
+    stranger = api.ownerToken("eve-a2a-server");
+    peer = new A2aPeer();
+    api.post(
+            "/api/v1/agents",
+            owner,
+            Map.of(
+                "id",
+                "remote",
+                "name",
+                "Remote",
+                "runtime",
+                Map.of("kind", "a2a", "endpoint", peer.streamingUrl())))
+        .ok();
+    teamId =
+        api.post(
+                "/api/v1/teams",
+                owner,
+                Map.of(
+                    "name",
+                    "Painters",
+                    "goal",
+                    "Paint what they are asked to",
+                    "members",
+                    List.of(
+                        Map.of("name", "lead", "agent_id", "remote", "lead", true),
+                        Map.of("name", "helper", "agent_id", "remote"))))
+            .ok()
+            .get("id")
+            .asString();
+    await()
+        .atMost(PATIENCE)
+        .until(
+            () -> api.get("/api/v1/teams/" + teamId, owner).ok().get("status").asString(),
+            "ready"::equals);
+
+    String card =
+        SharedStack.get().url(Service.GATEWAY)
+            + "/api/v1/teams/"
+            + teamId
+            + "/a2a/.well-known/agent-card.json";
+    Path log = Files.createTempFile("a2a-client", ".log");
+    ProcessBuilder launch =
+        new ProcessBuilder("node", "client.mjs", card)
+            .directory(Path.of("src/test/a2a").toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    // Tokens go by the environment, never on the command line.
+    launch.environment().put("AGENT_TEAMS_TOKEN", owner);
+    launch.environment().put("AGENT_TEAMS_STRANGER_TOKEN", stranger);
+    Process node = launch.start();
+    try {
+      assertThat(node.waitFor(3 * PATIENCE.toSeconds(), TimeUnit.SECONDS))
+          .as("the A2A client finished")
+          .isTrue();
+    } finally {
+      node.destroyForcibly();
+    }
+    clientOutput = Files.readString(log, StandardCharsets.UTF_8);
+    JsonMapper json = JsonMapper.builder().build();
+    for (String line : clientOutput.split("\n")) {
+      if (line.startsWith("{")) {
+        JsonNode step = json.readTree(line);
+        steps.put(step.get("step").asString(), step);
+      }
+    }
+  }
+
+  @AfterAll
+  static void stopTheAgent() {
+    if (peer != null) {
+      peer.close();
+    }
+  }
+
+  @Test
+  void theSdkReadsTheTeamsCardWithTheOwnersToken() {
+    JsonNode card = step("card");
+    assertThat(card.get("name").asString()).isEqualTo("Painters");
+    assertThat(card.get("description").asString()).isEqualTo("Paint what they are asked to");
+    assertThat(card.get("streaming").asBoolean()).isTrue();
+    assertThat(card.get("skills").get(0).asString()).isEqualTo("lead");
+  }
+
+  @Test
+  void aStreamedTaskStopsForInputAndTheAnswerOnTheSameTaskCompletesIt() throws Exception {
+    JsonNode ask = step("ask");
+    List<String> states = strings(ask.get("states"));
+    assertThat(states.get(0)).isEqualTo("TASK_STATE_SUBMITTED");
+    assertThat(states).contains("TASK_STATE_WORKING");
+    assertThat(states.get(states.size() - 1)).isEqualTo("TASK_STATE_INPUT_REQUIRED");
+    assertThat(ask.get("question").asString()).isEqualTo("Which colour should it be?");
+
+    JsonNode answer = step("answer");
+    assertThat(answer.get("taskId").asString()).isEqualTo(ask.get("taskId").asString());
+    assertThat(answer.get("state").asString()).isEqualTo("TASK_STATE_COMPLETED");
+    assertThat(answer.get("answer").asString()).isEqualTo("painted it blue");
+    // The task id is the job id of the owner request to the lead.
+    JsonNode job = api.get("/api/v1/jobs/" + ask.get("taskId").asString(), owner).ok();
+    assertThat(job.get("member").asString()).isEqualTo("lead");
+    assertThat(job.get("state").asString()).isEqualTo("completed");
+  }
+
+  @Test
+  void aDroppedStreamIsFollowedAgainWithSubscribeToTaskAndTheTaskIsCancelled() throws Exception {
+    JsonNode resubscribe = step("resubscribe");
+    assertThat(strings(resubscribe.get("before")))
+        .startsWith("TASK_STATE_SUBMITTED")
+        .endsWith("TASK_STATE_WORKING");
+    // The resumed stream starts with the task as it is, and ends with the cancel: nothing missed.
+    assertThat(strings(resubscribe.get("after")))
+        .containsExactly("TASK_STATE_WORKING", "TASK_STATE_CANCELED");
+    assertThat(resubscribe.get("cancelled").asString()).isEqualTo("TASK_STATE_CANCELED");
+    assertThat(resubscribe.get("final").asString()).isEqualTo("TASK_STATE_CANCELED");
+    String job = resubscribe.get("taskId").asString();
+    assertThat(api.get("/api/v1/jobs/" + job, owner).ok().get("state").asString())
+        .isEqualTo("cancelled");
+    // The lead's own A2A task was cancelled at its agent, through the A2A runtime.
+    await()
+        .atMost(PATIENCE)
+        .untilAsserted(() -> assertThat(peer.log().get("cancelled")).isNotEmpty());
+  }
+
+  @Test
+  void anotherOwnerLearnsNothingOfTheTeamNotEvenFromABadBody() {
+    assertThat(step("refused").get("card").asString()).contains("404");
+
+    Api.Response rpc =
+        api.call(HttpMethod.POST, "/api/v1/teams/" + teamId + "/a2a", stranger, "not json");
+    assertThat(rpc.status()).isEqualTo(404);
+    assertThat(rpc.body().get("code").asString()).isEqualTo("team-not-found");
+    Api.Response unknown =
+        api.call(
+            HttpMethod.POST,
+            "/api/v1/teams/00000000-0000-7000-8000-000000000000/a2a",
+            owner,
+            "not json");
+    assertThat(unknown.status()).isEqualTo(404);
+  }
+
+  private static JsonNode step(String name) {
+    JsonNode step = steps.get(name);
+    assertThat(step).as("step %s in the client's output:%n%s", name, clientOutput).isNotNull();
+    return step;
+  }
+
+  private static List<String> strings(JsonNode array) {
+    List<String> values = new java.util.ArrayList<>();
+    array.forEach(value -> values.add(value.asString()));
+    return values;
+  }
+}
