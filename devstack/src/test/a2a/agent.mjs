@@ -3,6 +3,7 @@
 // (so its tasks are followed by polling). Its behaviour is chosen by the text it receives:
 //   "ask: ..."   asks a question (input-required), then completes with the answer it was given
 //   "hold: ..."  works until it is cancelled
+//   "gate: ..."  works until GET /release?task=<id> lets it complete (or it is cancelled)
 //   "fail: ..."  fails with a reason
 //   "deny: ..."  answers auth-required
 //   otherwise    completes with an artifact that echoes the text
@@ -52,9 +53,16 @@ const executor = {
       bus.finished();
       return;
     }
-    if (original.startsWith('hold:')) {
-      await new Promise((resolve) => holding.set(taskId, resolve));
-      bus.publish(status(taskId, contextId, TaskState.TASK_STATE_CANCELED, undefined));
+    if (original.startsWith('hold:') || original.startsWith('gate:')) {
+      const how = await new Promise((resolve) => holding.set(taskId, resolve));
+      if (how === 'release') {
+        bus.publish(AgentEvent.artifactUpdate({ taskId, contextId,
+          artifact: { artifactId: `a-${taskId}`, name: 'answer', description: '', parts: [text('released')],
+            metadata: undefined, extensions: [] }, append: false, lastChunk: true, metadata: undefined }));
+        bus.publish(status(taskId, contextId, TaskState.TASK_STATE_COMPLETED, undefined));
+      } else {
+        bus.publish(status(taskId, contextId, TaskState.TASK_STATE_CANCELED, undefined));
+      }
       bus.finished();
       return;
     }
@@ -82,7 +90,7 @@ const executor = {
     const release = holding.get(taskId);
     holding.delete(taskId);
     if (release) {
-      release();
+      release('cancel');
     }
   },
 };
@@ -117,6 +125,14 @@ async function serve(streaming) {
   });
   app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
   app.get('/log', (req, res) => res.json({ calls, received, cancelled }));
+  app.get('/release', (req, res) => {
+    const release = holding.get(req.query.task);
+    holding.delete(req.query.task);
+    if (release) {
+      release('release');
+    }
+    res.json({ released: Boolean(release) });
+  });
   return port;
 }
 

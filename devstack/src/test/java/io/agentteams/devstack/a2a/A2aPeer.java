@@ -106,6 +106,19 @@ final class A2aPeer implements AutoCloseable {
     return json.readTree(response.body());
   }
 
+  /** Lets a task waiting at a gate complete. */
+  void release(String taskId) throws IOException, InterruptedException {
+    http.send(
+        HttpRequest.newBuilder(
+                URI.create(
+                    streamingUrl()
+                        + "/release?task="
+                        + java.net.URLEncoder.encode(taskId, StandardCharsets.UTF_8)))
+            .timeout(Duration.ofSeconds(10))
+            .build(),
+        HttpResponse.BodyHandlers.discarding());
+  }
+
   @Override
   public void close() {
     node.destroy();

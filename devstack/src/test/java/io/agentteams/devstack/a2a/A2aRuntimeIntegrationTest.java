@@ -3,6 +3,7 @@ package io.agentteams.devstack.a2a;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.agentteams.devstack.ServiceStack;
 import io.agentteams.devstack.ServiceStack.Service;
 import io.agentteams.devstack.support.Api;
 import io.agentteams.devstack.support.SharedStack;
@@ -149,6 +150,32 @@ class A2aRuntimeIntegrationTest {
   }
 
   @Test
+  void aSchedulerStoppedMidTaskReconcilesItWithGetTaskAndNeverSendsItAgain() throws Exception {
+    String job = request("lead", "gate: through a restart", "gate-1");
+    await()
+        .atMost(PATIENCE)
+        .until(
+            () -> api.get("/api/v1/jobs/" + job, owner).ok().get("state").asString(),
+            "running"::equals);
+    String task = received(job).get(0).get("taskId").asString();
+    int getTasksBefore = count(methodsOn(peer.streamingUrl()), "GetTask");
+
+    ServiceStack stack = SharedStack.get();
+    stack.stop(Service.SCHEDULER);
+    stack.startAgain(Service.SCHEDULER);
+    // The restarted scheduler finds the lapsed lease and asks the agent about the recorded task.
+    await()
+        .atMost(PATIENCE)
+        .until(() -> count(methodsOn(peer.streamingUrl()), "GetTask") > getTasksBefore);
+    peer.release(task);
+
+    JsonNode done = finished(job);
+    assertThat(done.get("state").asString()).isEqualTo("completed");
+    assertThat(done.get("result").get("answer").asString()).isEqualTo("released");
+    assertThat(received(job)).as("the message was sent once").hasSize(1);
+  }
+
+  @Test
   void anAgentFailingItsTaskFailsTheJobWithTheReason() {
     String job = request("second", "fail: the impossible", "fail-1");
 
@@ -229,6 +256,10 @@ class A2aRuntimeIntegrationTest {
       }
     }
     return methods;
+  }
+
+  private static int count(List<String> methods, String method) {
+    return (int) methods.stream().filter(method::equals).count();
   }
 
   private static List<String> versions() throws Exception {

@@ -71,7 +71,7 @@ public class A2aClient {
         .map(
             text -> {
               try {
-                return AgentCard.read(json.readTree(text));
+                return A2aWire.card(json.readTree(text));
               } catch (RuntimeException unreadable) {
                 throw new A2aFailure(
                     Kind.REJECTED,

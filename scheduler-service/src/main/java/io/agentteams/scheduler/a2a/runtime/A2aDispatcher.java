@@ -4,6 +4,7 @@ import io.agentteams.platform.identity.Caller;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.a2a.A2aProperties;
 import io.agentteams.scheduler.a2a.client.A2aClient;
+import io.agentteams.scheduler.a2a.client.A2aWire;
 import io.agentteams.scheduler.a2a.domain.A2aFailure;
 import io.agentteams.scheduler.a2a.domain.A2aFailure.Kind;
 import io.agentteams.scheduler.a2a.domain.AgentCard;
@@ -268,8 +269,8 @@ public class A2aDispatcher implements SmartLifecycle {
         .flatMap(
             result -> {
               for (JsonNode task : result.path("tasks")) {
-                if (TaskSnapshot.historyHolds(task, messageId)) {
-                  return follow(offer, card, TaskSnapshot.ofTask(task), 0);
+                if (A2aWire.historyHolds(task, messageId)) {
+                  return follow(offer, card, A2aWire.task(task), 0);
                 }
               }
               // The agent holds no task with this message: it never arrived, so it is sent now.
@@ -312,7 +313,7 @@ public class A2aDispatcher implements SmartLifecycle {
       configured.putObject("configuration").put("returnImmediately", true);
       sent =
           timed("SendMessage", client.call(card.interfaceUrl(), "SendMessage", configured))
-              .flatMap(result -> follow(offer, card, TaskSnapshot.apply(null, result), 0));
+              .flatMap(result -> follow(offer, card, A2aWire.apply(null, result), 0));
     }
     return sent.onErrorResume(
         A2aFailure.class,
@@ -346,7 +347,7 @@ public class A2aDispatcher implements SmartLifecycle {
             .concatMap(
                 result -> {
                   TaskSnapshot before = seen.get();
-                  TaskSnapshot now = TaskSnapshot.apply(before, result);
+                  TaskSnapshot now = A2aWire.apply(before, result);
                   seen.set(now);
                   return observe(offer, before, now);
                 })
@@ -388,7 +389,7 @@ public class A2aDispatcher implements SmartLifecycle {
   /** Reads the task with GetTask and follows it on from there. */
   private Mono<Void> fromGetTask(Offer offer, AgentCard card, String taskId, int drops) {
     return timed("GetTask", client.call(card.interfaceUrl(), "GetTask", client.taskParams(taskId)))
-        .flatMap(task -> follow(offer, card, TaskSnapshot.ofTask(task), drops));
+        .flatMap(task -> follow(offer, card, A2aWire.task(task), drops));
   }
 
   /**
@@ -430,29 +431,25 @@ public class A2aDispatcher implements SmartLifecycle {
                 "GetTask", client.call(card.interfaceUrl(), "GetTask", client.taskParams(taskId))))
         .flatMap(
             task -> {
-              TaskSnapshot now = TaskSnapshot.ofTask(task);
+              TaskSnapshot now = A2aWire.task(task);
               return observe(offer, last, now)
                   .flatMap(done -> done ? Mono.<Void>empty() : poll(offer, card, now));
             });
   }
 
-  /** Renews the job's lease while {@code following} runs. */
+  /**
+   * Renews the job's lease while {@code following} runs; a renewal refused (the job was cancelled
+   * or settled meanwhile, or its lease handed on) stops following it.
+   */
   private Mono<Void> withHeartbeats(Offer offer, Mono<Void> following) {
-    Caller.Worker runtime = runtime(offer);
-    return Mono.using(
-        () ->
-            Flux.interval(properties.heartbeatInterval())
-                .concatMap(
-                    tick ->
-                        dispatch
-                            .report(
-                                runtime,
-                                offer.job().id(),
-                                new WorkerReport.Heartbeat(offer.lease().token(), null))
-                            .onErrorResume(e -> Mono.empty()))
-                .subscribe(),
-        beating -> following,
-        Disposable::dispose);
+    Mono<Void> refused =
+        Flux.interval(properties.heartbeatInterval())
+            .concatMap(
+                tick -> report(offer, new WorkerReport.Heartbeat(offer.lease().token(), null)))
+            .filter(renewed -> !renewed)
+            .next()
+            .then();
+    return Mono.firstWithSignal(following, refused);
   }
 
   /**

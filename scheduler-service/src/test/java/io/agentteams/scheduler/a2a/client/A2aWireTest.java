@@ -1,15 +1,18 @@
-package io.agentteams.scheduler.a2a.domain;
+package io.agentteams.scheduler.a2a.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.agentteams.scheduler.a2a.domain.AgentCard;
+import io.agentteams.scheduler.a2a.domain.TaskSnapshot;
+import io.agentteams.scheduler.a2a.domain.TaskState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-class TaskSnapshotTest {
+class A2aWireTest {
 
   private final JsonMapper json = JsonMapper.builder().build();
 
@@ -20,14 +23,14 @@ class TaskSnapshotTest {
   @Test
   void aStreamIsFoldedFromItsTaskThroughStatusAndArtifactUpdates() {
     TaskSnapshot task =
-        TaskSnapshot.apply(
+        A2aWire.apply(
             null,
             tree(
                 """
                 {"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_SUBMITTED"}}}
                 """));
     TaskSnapshot working =
-        TaskSnapshot.apply(
+        A2aWire.apply(
             task,
             tree(
                 """
@@ -35,7 +38,7 @@ class TaskSnapshotTest {
                  "status":{"state":"TASK_STATE_WORKING"}}}
                 """));
     TaskSnapshot first =
-        TaskSnapshot.apply(
+        A2aWire.apply(
             working,
             tree(
                 """
@@ -43,7 +46,7 @@ class TaskSnapshotTest {
                  "parts":[{"text":"Hello, "}]}}}
                 """));
     TaskSnapshot appended =
-        TaskSnapshot.apply(
+        A2aWire.apply(
             first,
             tree(
                 """
@@ -51,7 +54,7 @@ class TaskSnapshotTest {
                  "parts":[{"text":"world"}]}}}
                 """));
     TaskSnapshot done =
-        TaskSnapshot.apply(
+        A2aWire.apply(
             appended,
             tree(
                 """
@@ -68,7 +71,7 @@ class TaskSnapshotTest {
   @Test
   void aQuestionOrAReasonIsTheStatusMessagesText() {
     TaskSnapshot asking =
-        TaskSnapshot.ofTask(
+        A2aWire.task(
             tree(
                 """
                 {"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_INPUT_REQUIRED",
@@ -83,7 +86,7 @@ class TaskSnapshotTest {
   @Test
   void aDirectMessageAnswerEndsTheExchange() {
     TaskSnapshot answered =
-        TaskSnapshot.apply(
+        A2aWire.apply(
             null,
             tree(
                 """
@@ -100,7 +103,7 @@ class TaskSnapshotTest {
   void anUpdateBeforeAnyTaskIsRefused() {
     assertThatThrownBy(
             () ->
-                TaskSnapshot.apply(
+                A2aWire.apply(
                     null,
                     tree(
                         """
@@ -118,8 +121,8 @@ class TaskSnapshotTest {
             {"id":"t1","contextId":"c1","history":[{"messageId":"job-1"},{"messageId":"x"}]}
             """);
 
-    assertThat(TaskSnapshot.historyHolds(task, "job-1")).isTrue();
-    assertThat(TaskSnapshot.historyHolds(task, "job-2")).isFalse();
+    assertThat(A2aWire.historyHolds(task, "job-1")).isTrue();
+    assertThat(A2aWire.historyHolds(task, "job-2")).isFalse();
   }
 
   @ParameterizedTest
@@ -138,7 +141,7 @@ class TaskSnapshotTest {
   @Test
   void theCardsJsonRpcInterfaceAtVersionOneIsChosen() {
     AgentCard card =
-        AgentCard.read(
+        A2aWire.card(
             tree(
                 """
                 {"supportedInterfaces":[
@@ -152,7 +155,7 @@ class TaskSnapshotTest {
     assertThat(card.streaming()).isTrue();
     assertThatThrownBy(
             () ->
-                AgentCard.read(
+                A2aWire.card(
                     tree(
                         """
                         {"supportedInterfaces":[{"url":"https://agent.example/rest",
