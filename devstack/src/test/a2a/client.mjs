@@ -6,13 +6,16 @@
 //   answer       the answer sent on the same task with SendMessage, and the task it ends as
 //   resubscribe  a streamed task whose stream is dropped, then followed with SubscribeToTask and
 //                cancelled with CancelTask (states before the drop, after, the cancel's answer)
-//   refused      what another owner's token gets (the card and a GetTask)
+//   push         push-notification configs: one given with the message, one made for the task,
+//                listed, read, one deleted; the task answered; a private URL refused
+//   refused      what another owner's token gets (the card)
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { Role, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 
 const [cardUrl] = process.argv.slice(2);
 const token = process.env.AGENT_TEAMS_TOKEN;
 const strangerToken = process.env.AGENT_TEAMS_STRANGER_TOKEN;
+const pushUrl = process.env.AGENT_TEAMS_PUSH_URL;
 
 function authenticated(bearer) {
   return (input, init = {}) => {
@@ -95,6 +98,33 @@ try {
   }
   const final = await client.getTask({ tenant: '', id: holdId, historyLength: undefined });
   say({ step: 'resubscribe', taskId: holdId, before, after, cancelled, final: taskStateToJSON(final.status?.state) });
+
+  // Push-notification configs.
+  const pushConfig = (id, taskId, url, token, authentication = undefined) =>
+    ({ tenant: '', id, taskId, url, token, authentication });
+  const asked = await client.sendMessage({
+    tenant: '', message: message('ask: paint the gate'), metadata: undefined,
+    configuration: { acceptedOutputModes: [], historyLength: undefined, returnImmediately: false,
+      taskPushNotificationConfig: pushConfig('on-send', '', pushUrl, 'tok-on-send') },
+  });
+  const created = await client.createTaskPushNotificationConfig(
+    pushConfig('cfg', asked.id, pushUrl, 'tok-cfg', { scheme: 'Bearer', credentials: 'push-secret' }));
+  const listed = await client.listTaskPushNotificationConfig({ tenant: '', taskId: asked.id, pageSize: 0, pageToken: '' });
+  const got = await client.getTaskPushNotificationConfig({ tenant: '', taskId: asked.id, id: 'cfg' });
+  await client.deleteTaskPushNotificationConfig({ tenant: '', taskId: asked.id, id: 'on-send' });
+  const afterDelete = await client.listTaskPushNotificationConfig({ tenant: '', taskId: asked.id, pageSize: 0, pageToken: '' });
+  const painted = await client.sendMessage(request('green', asked.id));
+  let refusedPrivate = '';
+  try {
+    await client.createTaskPushNotificationConfig(pushConfig('inside', asked.id, 'http://10.1.2.3/hook', 'tok'));
+  } catch (refused) {
+    refusedPrivate = String(refused.message ?? refused);
+  }
+  say({ step: 'push', taskId: asked.id, asked: taskStateToJSON(asked.status?.state),
+    created: created.id, listed: listed.configs.map((c) => c.id).sort(),
+    got: { url: got.url, token: got.token, scheme: got.authentication?.scheme ?? '' },
+    afterDelete: afterDelete.configs.map((c) => c.id), state: taskStateToJSON(painted.status?.state),
+    refusedPrivate });
 
   // Another owner learns nothing of the team.
   let refusedCard = '';

@@ -3,18 +3,25 @@ package io.agentteams.devstack.a2a;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.sun.net.httpserver.HttpServer;
 import io.agentteams.devstack.ServiceStack.Service;
 import io.agentteams.devstack.support.Api;
 import io.agentteams.devstack.support.SharedStack;
 import io.agentteams.platform.test.RealInfrastructure;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,6 +47,12 @@ class A2aTeamAgentIntegrationTest {
   private static String stranger;
   private static String teamId;
   private static final Map<String, JsonNode> steps = new HashMap<>();
+  private static final List<Push> pushes = new CopyOnWriteArrayList<>();
+  private static HttpServer receiver;
+
+  /** A push-notification as the client's receiver got it. */
+  private record Push(Map<String, String> headers, String body) {}
+
   private static String clientOutput = "";
 
   @BeforeAll
@@ -48,6 +61,22 @@ class A2aTeamAgentIntegrationTest {
     owner = api.ownerToken("ada-a2a-server");
     stranger = api.ownerToken("eve-a2a-server");
     peer = new A2aPeer();
+    receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    receiver.createContext(
+        "/pushes",
+        exchange -> {
+          Map<String, String> headers = new HashMap<>();
+          exchange
+              .getRequestHeaders()
+              .forEach((name, values) -> headers.put(name.toLowerCase(Locale.ROOT), values.get(0)));
+          pushes.add(
+              new Push(
+                  headers,
+                  new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
+          exchange.sendResponseHeaders(204, -1);
+          exchange.close();
+        });
+    receiver.start();
     api.post(
             "/api/v1/agents",
             owner,
@@ -95,6 +124,11 @@ class A2aTeamAgentIntegrationTest {
     // Tokens go by the environment, never on the command line.
     launch.environment().put("AGENT_TEAMS_TOKEN", owner);
     launch.environment().put("AGENT_TEAMS_STRANGER_TOKEN", stranger);
+    launch
+        .environment()
+        .put(
+            "AGENT_TEAMS_PUSH_URL",
+            "http://127.0.0.1:" + receiver.getAddress().getPort() + "/pushes");
     Process node = launch.start();
     try {
       assertThat(node.waitFor(3 * PATIENCE.toSeconds(), TimeUnit.SECONDS))
@@ -117,6 +151,9 @@ class A2aTeamAgentIntegrationTest {
   static void stopTheAgent() {
     if (peer != null) {
       peer.close();
+    }
+    if (receiver != null) {
+      receiver.stop(0);
     }
   }
 
@@ -166,6 +203,56 @@ class A2aTeamAgentIntegrationTest {
     await()
         .atMost(PATIENCE)
         .untilAsserted(() -> assertThat(peer.log().get("cancelled")).isNotEmpty());
+  }
+
+  @Test
+  void pushConfigsAreKeptPerTaskAndItsChangesPushedSignedWithTheClientsToken() throws Exception {
+    JsonNode push = step("push");
+    assertThat(push.get("asked").asString()).isEqualTo("TASK_STATE_INPUT_REQUIRED");
+    assertThat(push.get("created").asString()).isEqualTo("cfg");
+    assertThat(strings(push.get("listed"))).containsExactly("cfg", "on-send");
+    assertThat(push.get("got").get("token").asString()).isEqualTo("tok-cfg");
+    assertThat(push.get("got").get("scheme").asString()).isEqualTo("Bearer");
+    assertThat(strings(push.get("afterDelete"))).containsExactly("cfg");
+    assertThat(push.get("state").asString()).isEqualTo("TASK_STATE_COMPLETED");
+    assertThat(push.get("refusedPrivate").asString()).contains("private (10.0.0.0/8)");
+
+    String task = push.get("taskId").asString();
+    JsonMapper json = JsonMapper.builder().build();
+    Push completed =
+        await()
+            .atMost(PATIENCE)
+            .until(
+                () ->
+                    pushes.stream()
+                        .filter(p -> "tok-cfg".equals(p.headers().get("x-a2a-notification-token")))
+                        .filter(p -> p.body().contains("TASK_STATE_COMPLETED"))
+                        .findFirst(),
+                java.util.Optional::isPresent)
+            .orElseThrow();
+    JsonNode pushed = json.readTree(completed.body()).get("task");
+    assertThat(pushed.get("id").asString()).isEqualTo(task);
+    assertThat(pushed.get("artifacts").get(0).get("parts").get(0).get("text").asString())
+        .isEqualTo("painted it green");
+    assertThat(completed.headers().get("authorization")).isEqualTo("Bearer push-secret");
+    // Signed the Standard Webhooks way, keyed with the client's token.
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec("tok-cfg".getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+    mac.update(
+        (completed.headers().get("webhook-id")
+                + "."
+                + completed.headers().get("webhook-timestamp")
+                + ".")
+            .getBytes(StandardCharsets.UTF_8));
+    String expected =
+        "v1,"
+            + Base64.getEncoder()
+                .encodeToString(mac.doFinal(completed.body().getBytes(StandardCharsets.UTF_8)));
+    assertThat(completed.headers().get("webhook-signature")).isEqualTo(expected);
+    // The deleted config gets nothing after the task was answered.
+    assertThat(pushes)
+        .filteredOn(p -> "tok-on-send".equals(p.headers().get("x-a2a-notification-token")))
+        .noneMatch(p -> p.body().contains("TASK_STATE_COMPLETED"));
   }
 
   @Test

@@ -46,7 +46,7 @@ import tools.jackson.databind.node.ObjectNode;
  *       SendStreamingMessage start an owner request to the team's lead (a message naming a task
  *       answers that task's question); GetTask, CancelTask and SubscribeToTask act on the team's
  *       jobs, whose ids are the task ids. Streams follow the job's state changes from the team's
- *       event feed.
+ *       event feed. Push-notification configs are kept, and their pushes sent, by the scheduler.
  * </ul>
  *
  * Every operation is made as the REST call it stands for, back through this gateway with the
@@ -66,7 +66,6 @@ public class TeamAgentController {
   private static final int INTERNAL_ERROR = -32603;
   private static final int TASK_NOT_FOUND = -32001;
   private static final int TASK_NOT_CANCELABLE = -32002;
-  private static final int PUSH_NOT_SUPPORTED = -32003;
   private static final int UNSUPPORTED_OPERATION = -32004;
   private static final int VERSION_NOT_SUPPORTED = -32009;
 
@@ -111,7 +110,7 @@ public class TeamAgentController {
     endpoint.put("protocolVersion", "1.0");
     ObjectNode capabilities = card.putObject("capabilities");
     capabilities.put("streaming", true);
-    capabilities.put("pushNotifications", false);
+    capabilities.put("pushNotifications", true);
     ObjectNode scheme = card.putObject("securitySchemes").putObject("bearer");
     ObjectNode http = scheme.putObject("httpAuthSecurityScheme");
     http.put("scheme", "Bearer");
@@ -197,14 +196,13 @@ public class TeamAgentController {
       case "GetTask" -> writeJson(response, getTask(call, id, params));
       case "CancelTask" -> writeJson(response, cancelTask(call, id, params));
       case "SubscribeToTask" -> subscribe(call, id, params);
-      case "CreateTaskPushNotificationConfig",
-          "GetTaskPushNotificationConfig",
-          "ListTaskPushNotificationConfigs",
-          "DeleteTaskPushNotificationConfig" ->
-          writeJson(
-              response,
-              Mono.just(
-                  error(id, PUSH_NOT_SUPPORTED, "this agent does not send push notifications")));
+      case "CreateTaskPushNotificationConfig" ->
+          writeJson(response, createPushConfig(call, id, params));
+      case "GetTaskPushNotificationConfig" -> writeJson(response, getPushConfig(call, id, params));
+      case "ListTaskPushNotificationConfigs" ->
+          writeJson(response, listPushConfigs(call, id, params));
+      case "DeleteTaskPushNotificationConfig" ->
+          writeJson(response, deletePushConfig(call, id, params));
       case "ListTasks", "GetExtendedAgentCard" ->
           writeJson(
               response,
@@ -297,6 +295,112 @@ public class TeamAgentController {
     return writeStream(call, id, results);
   }
 
+  // ---- push-notification configs: the scheduler keeps them and sends the pushes ----
+
+  private Mono<JsonNode> createPushConfig(Call call, @Nullable JsonNode id, JsonNode params) {
+    String taskId = params.path("taskId").asString("");
+    if (taskId.isBlank()) {
+      return Mono.just(error(id, INVALID_PARAMS, "params.taskId is required"));
+    }
+    return teamJob(call, taskId)
+        .flatMap(job -> savePushConfig(call, taskId, params))
+        .map(config -> result(id, config))
+        .onErrorResume(RpcError.class, e -> Mono.just(error(id, e.code, e.getMessage())));
+  }
+
+  private Mono<JsonNode> savePushConfig(Call call, String taskId, JsonNode config) {
+    Map<String, Object> body = new java.util.LinkedHashMap<>();
+    String configId = config.path("id").asString("");
+    if (!configId.isBlank()) {
+      body.put("id", configId);
+    }
+    body.put("url", config.path("url").asString(""));
+    String token = config.path("token").asString("");
+    if (!token.isBlank()) {
+      body.put("token", token);
+    }
+    JsonNode auth = config.path("authentication");
+    if (auth.isObject()) {
+      body.put(
+          "authentication",
+          Map.of(
+              "scheme", auth.path("scheme").asString(""),
+              "credentials", auth.path("credentials").asString("")));
+    }
+    return rest(call, HttpMethod.POST, "/api/v1/jobs/" + taskId + "/push-configs", body)
+        .map(saved -> pushConfig(taskId, saved));
+  }
+
+  private Mono<JsonNode> getPushConfig(Call call, @Nullable JsonNode id, JsonNode params) {
+    String taskId = params.path("taskId").asString("");
+    String configId = params.path("id").asString("");
+    return teamJob(call, taskId)
+        .flatMap(
+            job ->
+                rest(
+                    call,
+                    HttpMethod.GET,
+                    "/api/v1/jobs/" + taskId + "/push-configs/" + pathSegment(configId),
+                    null))
+        .map(config -> result(id, pushConfig(taskId, config)))
+        .onErrorResume(RpcError.class, e -> Mono.just(error(id, e.code, e.getMessage())));
+  }
+
+  private Mono<JsonNode> listPushConfigs(Call call, @Nullable JsonNode id, JsonNode params) {
+    String taskId = params.path("taskId").asString("");
+    return teamJob(call, taskId)
+        .flatMap(
+            job -> rest(call, HttpMethod.GET, "/api/v1/jobs/" + taskId + "/push-configs", null))
+        .map(
+            list -> {
+              ObjectNode configs = json.createObjectNode();
+              var array = configs.putArray("configs");
+              list.path("configs").forEach(config -> array.add(pushConfig(taskId, config)));
+              configs.put("nextPageToken", "");
+              return result(id, configs);
+            })
+        .onErrorResume(RpcError.class, e -> Mono.just(error(id, e.code, e.getMessage())));
+  }
+
+  private Mono<JsonNode> deletePushConfig(Call call, @Nullable JsonNode id, JsonNode params) {
+    String taskId = params.path("taskId").asString("");
+    String configId = params.path("id").asString("");
+    return teamJob(call, taskId)
+        .flatMap(
+            job ->
+                rest(
+                    call,
+                    HttpMethod.DELETE,
+                    "/api/v1/jobs/" + taskId + "/push-configs/" + pathSegment(configId),
+                    null))
+        .map(done -> result(id, json.createObjectNode()))
+        .onErrorResume(RpcError.class, e -> Mono.just(error(id, e.code, e.getMessage())));
+  }
+
+  /** A config as A2A's TaskPushNotificationConfig. */
+  private JsonNode pushConfig(String taskId, JsonNode saved) {
+    ObjectNode config = json.createObjectNode();
+    config.put("taskId", taskId);
+    config.put("id", saved.path("id").asString(""));
+    config.put("url", saved.path("url").asString(""));
+    if (saved.hasNonNull("token")) {
+      config.put("token", saved.get("token").asString());
+    }
+    JsonNode auth = saved.path("authentication");
+    if (auth.isObject()) {
+      ObjectNode authentication = config.putObject("authentication");
+      authentication.put("scheme", auth.path("scheme").asString(""));
+      if (auth.hasNonNull("credentials")) {
+        authentication.put("credentials", auth.get("credentials").asString());
+      }
+    }
+    return config;
+  }
+
+  private static String pathSegment(String text) {
+    return java.net.URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
   // ---- starting a task ----
 
   /** A started (or answered) job, with the team's events already followed from before it. */
@@ -326,8 +430,15 @@ public class TeamAgentController {
         () -> {
           ConnectableFlux<JobEvent> events = events(call);
           var connection = events.connect();
+          JsonNode push = params.path("configuration").path("taskPushNotificationConfig");
           Mono<JsonNode> job =
-              taskId.isBlank() ? request(call, text, messageId) : answerTask(call, taskId, text);
+              (taskId.isBlank() ? request(call, text, messageId) : answerTask(call, taskId, text))
+                  .flatMap(
+                      started ->
+                          push.isObject() && !push.path("url").asString("").isBlank()
+                              ? savePushConfig(call, jobId(started), push)
+                                  .then(job(call, jobId(started)))
+                              : Mono.just(started));
           return job.map(started -> new Started(started, events, connection))
               .doOnError(e -> connection.dispose());
         });
