@@ -5,7 +5,7 @@
 //   "hold: ..."  works until it is cancelled
 //   "gate: ..."  works until GET /release?task=<id> lets it complete (or it is cancelled)
 //   "fail: ..."  fails with a reason
-//   "deny: ..."  answers auth-required
+//   "deny: ..."  answers auth-required, then completes once released (GET /release?task=<id>)
 //   otherwise    completes with an artifact that echoes the text
 // GET /log tells the test every JSON-RPC method called, every message the agent received and every
 // task it was asked to cancel.
@@ -75,6 +75,15 @@ const executor = {
     if (original.startsWith('deny:')) {
       bus.publish(status(taskId, contextId, TaskState.TASK_STATE_AUTH_REQUIRED,
         agentMessage(taskId, contextId, 'sign in again')));
+      const how = await new Promise((resolve) => holding.set(taskId, resolve));
+      if (how === 'release') {
+        bus.publish(AgentEvent.artifactUpdate({ taskId, contextId,
+          artifact: { artifactId: `a-${taskId}`, name: 'answer', description: '', parts: [text('signed in')],
+            metadata: undefined, extensions: [] }, append: false, lastChunk: true, metadata: undefined }));
+        bus.publish(status(taskId, contextId, TaskState.TASK_STATE_COMPLETED, undefined));
+      } else {
+        bus.publish(status(taskId, contextId, TaskState.TASK_STATE_CANCELED, undefined));
+      }
       bus.finished();
       return;
     }

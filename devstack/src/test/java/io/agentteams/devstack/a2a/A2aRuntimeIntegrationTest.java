@@ -176,6 +176,74 @@ class A2aRuntimeIntegrationTest {
   }
 
   @Test
+  void anAgentAskingForAuthenticationDisconnectsTheTeamAndTheReconnectReconcilesWithGetTask()
+      throws Exception {
+    String gatedTeam =
+        api.post(
+                "/api/v1/teams",
+                owner,
+                Map.of(
+                    "name",
+                    "Gated",
+                    "goal",
+                    "Needs a fresh sign-in",
+                    "members",
+                    List.of(
+                        Map.of("name", "lead", "agent_id", "streamer", "lead", true),
+                        Map.of("name", "second", "agent_id", "poller"))))
+            .ok()
+            .get("id")
+            .asString();
+    await()
+        .atMost(PATIENCE)
+        .until(
+            () -> api.get("/api/v1/teams/" + gatedTeam, owner).ok().get("status").asString(),
+            "ready"::equals);
+    String job =
+        api.post(
+                "/api/v1/teams/" + gatedTeam + "/requests",
+                owner,
+                Map.of(
+                    "recipients",
+                    List.of("lead"),
+                    "text",
+                    "deny: the vault",
+                    "idempotency_key",
+                    "deny-1"))
+            .ok()
+            .get("jobs")
+            .get(0)
+            .get("id")
+            .asString();
+
+    JsonNode disconnected =
+        await()
+            .atMost(PATIENCE)
+            .until(
+                () -> api.get("/api/v1/teams/" + gatedTeam, owner).ok(),
+                team -> team.get("status").asString().equals("disconnected"));
+    assertThat(disconnected.get("status_reason").asString())
+        .contains("asks for authentication")
+        .contains("sign in again");
+    // The job is kept, holding its slot, not marked done.
+    assertThat(api.get("/api/v1/jobs/" + job, owner).ok().get("state").asString())
+        .isEqualTo("unknown");
+
+    // The agent is signed in again; the owner reconnects; the task is asked about, not resent.
+    String task = received(job).get(0).get("taskId").asString();
+    peer.release(task);
+    int getTasksBefore = count(methodsOn(peer.streamingUrl()), "GetTask");
+    assertThat(api.post("/api/v1/teams/" + gatedTeam + "/reconnect", owner, Map.of()).status())
+        .isIn(200, 202);
+
+    JsonNode done = finished(job);
+    assertThat(done.get("state").asString()).isEqualTo("completed");
+    assertThat(done.get("result").get("answer").asString()).isEqualTo("signed in");
+    assertThat(count(methodsOn(peer.streamingUrl()), "GetTask")).isGreaterThan(getTasksBefore);
+    assertThat(received(job)).as("the message was sent once").hasSize(1);
+  }
+
+  @Test
   void anAgentFailingItsTaskFailsTheJobWithTheReason() {
     String job = request("second", "fail: the impossible", "fail-1");
 
