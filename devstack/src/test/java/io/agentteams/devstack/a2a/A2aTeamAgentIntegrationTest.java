@@ -31,10 +31,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A team as an A2A 1.0 agent, driven by the official A2A JS SDK client ({@code
- * src/test/a2a/client.mjs}, run once with node): it reads the team's card with the owner's token,
- * streams a task that stops for input and answers it on the same task, drops a stream and follows
- * the task again with SubscribeToTask, and cancels it. The team's lead is itself an A2A agent
- * served by the SDK, so a cancel here reaches that agent's task too.
+ * src/test/a2a/client.mjs}, run once with node): holding a team-scoped A2A token the owner minted,
+ * it reads the team's card, streams a task that stops for input and answers it on the same task,
+ * drops a stream and follows the task again with SubscribeToTask, and cancels it. The team's lead
+ * is itself an A2A agent served by the SDK, so a cancel here reaches that agent's task too.
  */
 @RealInfrastructure
 class A2aTeamAgentIntegrationTest {
@@ -46,6 +46,7 @@ class A2aTeamAgentIntegrationTest {
   private static String owner;
   private static String stranger;
   private static String teamId;
+  private static String a2aToken;
   private static final Map<String, JsonNode> steps = new HashMap<>();
   private static final List<Push> pushes = new CopyOnWriteArrayList<>();
   private static HttpServer receiver;
@@ -115,6 +116,12 @@ class A2aTeamAgentIntegrationTest {
             + "/api/v1/teams/"
             + teamId
             + "/a2a/.well-known/agent-card.json";
+    // The client holds a token the owner minted for this team alone.
+    a2aToken =
+        api.post("/api/v1/teams/" + teamId + "/a2a/tokens", owner, Map.of())
+            .ok()
+            .get("access_token")
+            .asString();
     Path log = Files.createTempFile("a2a-client", ".log");
     ProcessBuilder launch =
         new ProcessBuilder("node", "client.mjs", card)
@@ -122,7 +129,7 @@ class A2aTeamAgentIntegrationTest {
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
     // Tokens go by the environment, never on the command line.
-    launch.environment().put("AGENT_TEAMS_TOKEN", owner);
+    launch.environment().put("AGENT_TEAMS_TOKEN", a2aToken);
     launch.environment().put("AGENT_TEAMS_STRANGER_TOKEN", stranger);
     launch
         .environment()
@@ -270,6 +277,88 @@ class A2aTeamAgentIntegrationTest {
             owner,
             "not json");
     assertThat(unknown.status()).isEqualTo(404);
+  }
+
+  @Test
+  void theTeamsA2aTokenOpensItsAgentAndNothingElseWhileTheOwnersTokenWorksToo() {
+    String task = step("answer").get("taskId").asString();
+    String getTask =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"GetTask\",\"params\":{\"id\":\""
+            + task
+            + "\"}}";
+    // The owner's own token speaks for the team as well.
+    JsonNode asOwner = rpc(owner, getTask);
+    assertThat(asOwner.get("result").get("status").get("state").asString())
+        .isEqualTo("TASK_STATE_COMPLETED");
+    assertThat(
+            api.get("/api/v1/teams/" + teamId + "/a2a/.well-known/agent-card.json", owner)
+                .ok()
+                .get("name")
+                .asString())
+        .isEqualTo("Painters");
+
+    // The A2A token reaches nothing but this team's agent.
+    String otherTeam =
+        api.post(
+                "/api/v1/teams",
+                owner,
+                Map.of(
+                    "name",
+                    "Others",
+                    "goal",
+                    "Stay out of reach",
+                    "members",
+                    List.of(
+                        Map.of("name", "lead", "agent_id", "remote", "lead", true),
+                        Map.of("name", "helper", "agent_id", "remote"))))
+            .ok()
+            .get("id")
+            .asString();
+    for (String path :
+        List.of(
+            "/api/v1/teams/" + teamId,
+            "/api/v1/jobs/" + task,
+            "/api/v1/teams/" + otherTeam + "/a2a/.well-known/agent-card.json",
+            "/api/v1/agents")) {
+      assertThat(api.get(path, a2aToken).status()).as(path).isEqualTo(404);
+    }
+    assertThat(
+            api.call(HttpMethod.POST, "/api/v1/teams/" + otherTeam + "/a2a", a2aToken, getTask)
+                .status())
+        .isEqualTo(404);
+    assertThat(api.post("/api/v1/teams/" + teamId + "/a2a/tokens", a2aToken, Map.of()).status())
+        .isEqualTo(404);
+    // Another owner cannot mint one for this team.
+    assertThat(api.post("/api/v1/teams/" + teamId + "/a2a/tokens", stranger, Map.of()).status())
+        .isEqualTo(404);
+  }
+
+  private static JsonNode rpc(String token, String body) {
+    try {
+      java.net.http.HttpResponse<String> response =
+          java.net.http.HttpClient.newHttpClient()
+              .send(
+                  java.net.http.HttpRequest.newBuilder(
+                          java.net.URI.create(
+                              SharedStack.get().url(Service.GATEWAY)
+                                  + "/api/v1/teams/"
+                                  + teamId
+                                  + "/a2a"))
+                      .header("Authorization", "Bearer " + token)
+                      .header("A2A-Version", "1.0")
+                      .header("Content-Type", "application/json")
+                      .timeout(PATIENCE)
+                      .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body))
+                      .build(),
+                  java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+      return JsonMapper.builder().build().readTree(response.body());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   private static JsonNode step(String name) {

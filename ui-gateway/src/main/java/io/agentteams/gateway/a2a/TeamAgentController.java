@@ -1,12 +1,12 @@
 package io.agentteams.gateway.a2a;
 
-import io.agentteams.gateway.identity.EdgeAuthenticationFilter;
 import io.agentteams.gateway.identity.TeamDirectory;
-import io.agentteams.gateway.limits.LoopbackCalls;
+import io.agentteams.gateway.routing.ServiceEndpoints;
 import io.agentteams.gateway.stream.TeamEventFeed;
 import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.identity.CallerTokens;
+import io.agentteams.platform.identity.IdentityProperties;
 import io.agentteams.platform.web.WebProblems;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -75,7 +75,9 @@ public class TeamAgentController {
   private final JsonMapper json;
   private final TaskViews views;
   private final WebClient web;
-  private final LoopbackCalls loopback;
+  private final ServiceEndpoints services;
+  private final CallerTokens internalTokens;
+  private final IdentityProperties identity;
 
   public TeamAgentController(
       TeamDirectory directory,
@@ -83,14 +85,18 @@ public class TeamAgentController {
       TeamAgentProperties properties,
       JsonMapper json,
       WebClient.Builder web,
-      LoopbackCalls loopback) {
+      ServiceEndpoints services,
+      CallerTokens internalTokens,
+      IdentityProperties identity) {
     this.directory = directory;
     this.feed = feed;
     this.properties = properties;
     this.json = json;
     this.views = new TaskViews(json);
     this.web = web.build();
-    this.loopback = loopback;
+    this.services = services;
+    this.internalTokens = internalTokens;
+    this.identity = identity;
   }
 
   /** The team's agent card. */
@@ -155,12 +161,18 @@ public class TeamAgentController {
   /** Who asks about which team, and how to call back through this gateway as them. */
   private record Call(Caller caller, UUID teamId, JsonNode team, ServerWebExchange exchange) {}
 
+  /**
+   * The team, for its owner or an A2A token of this very team (read as its owner); anyone else
+   * learns nothing of it.
+   */
   private Mono<JsonNode> visibleTeam(Caller caller, UUID teamId) {
-    if (!(caller instanceof Caller.Owner)) {
-      // Only the owner speaks for a team; anyone else learns nothing of it.
-      return Mono.error(WebProblems.notFound("team", teamId));
+    if (caller instanceof Caller.Owner owner) {
+      return directory.team(owner, teamId);
     }
-    return directory.team(caller, teamId);
+    if (caller instanceof Caller.TeamAgent agent && agent.teamId().equals(teamId)) {
+      return directory.team(new Caller.Owner(agent.ownerId()), teamId);
+    }
+    return Mono.error(WebProblems.notFound("team", teamId));
   }
 
   private Mono<Void> answer(Call call, @Nullable String body) {
@@ -492,10 +504,9 @@ public class TeamAgentController {
 
   /** The team's job state changes, followed from now on (connect before acting). */
   private ConnectableFlux<JobEvent> events(Call call) {
-    Caller.Owner owner = (Caller.Owner) call.caller();
     return feed.stream(
             call.teamId().toString(),
-            owner.ownerId(),
+            call.caller().ownerId(),
             Optional.empty(),
             event -> event.type().equals("JobStateChanged"))
         .map(
@@ -603,22 +614,19 @@ public class TeamAgentController {
   }
 
   /**
-   * The REST call an operation stands for, back through this gateway with the caller's own token; a
+   * The REST call an operation stands for, made to the scheduler as the team's owner (the caller is
+   * the owner, or holds this team's A2A token, and every job is checked to be this team's first); a
    * 404 is task-not-found, another refusal its Problem Details' detail as invalid params.
    */
   private Mono<JsonNode> rest(
       Call call, HttpMethod method, String path, @Nullable Map<String, ?> body) {
-    InetSocketAddress local = call.exchange().getRequest().getLocalAddress();
-    int port = local == null ? 8080 : local.getPort();
+    String token =
+        internalTokens.issue(
+            new Caller.Owner(call.caller().ownerId()), identity.internalTokenTtl());
     WebClient.RequestBodySpec request =
         web.method(method)
-            .uri("http://127.0.0.1:" + port + path)
-            .header(
-                HttpHeaders.AUTHORIZATION,
-                "Bearer "
-                    + call.exchange().getAttribute(EdgeAuthenticationFilter.PUBLIC_TOKEN_ATTRIBUTE))
-            // The client's A2A request was counted against its rate; this call is not again.
-            .header(LoopbackCalls.HEADER, loopback.mark());
+            .uri(services.scheduler() + path)
+            .header(HttpHeaders.AUTHORIZATION, "Bearer " + token);
     WebClient.RequestHeadersSpec<?> ready =
         body == null ? request : request.contentType(MediaType.APPLICATION_JSON).bodyValue(body);
     return ready.exchangeToMono(

@@ -13,10 +13,12 @@ import org.springframework.validation.annotation.Validated;
  * @param streamLimit the longest one SendStreamingMessage or SubscribeToTask stream stays open; a
  *     client resubscribes to follow on
  * @param heartbeat how often an idle stream carries a comment, so proxies keep it open
+ * @param tokenTtl how long a team-scoped A2A token an owner mints lives
  */
 @Validated
 @ConfigurationProperties("agentteams.gateway.a2a")
 public record TeamAgentProperties(
     @DefaultValue("60s") Duration sendWait,
     @DefaultValue("30m") Duration streamLimit,
-    @DefaultValue("15s") Duration heartbeat) {}
+    @DefaultValue("15s") Duration heartbeat,
+    @DefaultValue("30d") Duration tokenTtl) {}
