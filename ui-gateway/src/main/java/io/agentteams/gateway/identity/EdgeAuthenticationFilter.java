@@ -48,7 +48,16 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
     return authenticator
         .authenticate(
             bearer(exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION)))
-        .flatMap(caller -> chain.filter(authenticated(exchange, caller)))
+        .flatMap(
+            caller ->
+                caller instanceof Caller.TeamAgent agent
+                        && !teamAgentMayCall(agent, exchange.getRequest().getPath().value())
+                    ? Mono.<Void>error(
+                        new ProblemException(
+                            ProblemException.Kind.NOT_FOUND,
+                            "not-found",
+                            "nothing here answers a team's A2A token"))
+                    : chain.filter(authenticated(exchange, caller)))
         .onErrorResume(
             ProblemException.class, problem -> ProblemResponses.write(exchange, problem));
   }
@@ -68,6 +77,15 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
     authenticated.getAttributes().put(CallerWebFilter.CALLER_ATTRIBUTE, caller);
     authenticated.getAttributes().put(PUBLIC_TOKEN_ATTRIBUTE, publicToken);
     return authenticated;
+  }
+
+  /**
+   * A team-scoped A2A token opens its team's agent card and A2A endpoint, and nothing else: it is
+   * never let through to a service.
+   */
+  static boolean teamAgentMayCall(Caller.TeamAgent agent, String path) {
+    String base = "/api/v1/teams/" + agent.teamId() + "/a2a";
+    return path.equals(base) || path.equals(base + "/.well-known/agent-card.json");
   }
 
   private static String bearer(@Nullable String header) {
