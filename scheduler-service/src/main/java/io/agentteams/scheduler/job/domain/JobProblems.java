@@ -95,7 +95,7 @@ public final class JobProblems {
     return DomainFailure.conflict(
         "team-not-active",
         "team " + teamId + " is " + status.wire() + " and accepts no requests",
-        Map.of("status", status.wire()));
+        Map.of("team_status", status.wire()));
   }
 
   public static DomainFailure oneRecipient() {

@@ -82,7 +82,7 @@ public final class RunProblems {
     return DomainFailure.conflict(
         "team-not-active",
         "team " + teamId + " is " + status.wire() + " and accepts no runs",
-        Map.of("status", status.wire()));
+        Map.of("team_status", status.wire()));
   }
 
   /** Text holding U+0000, which the database cannot store. */

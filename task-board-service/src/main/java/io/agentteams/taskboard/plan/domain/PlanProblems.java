@@ -50,7 +50,7 @@ public final class PlanProblems {
     return DomainFailure.conflict(
         "plan-not-awaiting-approval",
         "plan " + planId + " is " + status.wire() + " and needs no approval",
-        Map.of("status", status.wire()));
+        Map.of("plan_status", status.wire()));
   }
 
   public static DomainFailure planNotFound(UUID planId) {

@@ -64,7 +64,7 @@ public final class StateProblems {
     return DomainFailure.invalid(
         "invalid-entry-status",
         "status '" + value + "' must be active or archived",
-        Map.of("status", String.valueOf(value)));
+        Map.of("entry_status", String.valueOf(value)));
   }
 
   /** A member token whose name is not on the team's roster. */
@@ -80,6 +80,6 @@ public final class StateProblems {
     return DomainFailure.conflict(
         "team-not-active",
         "team " + teamId + " is " + status.wire() + "; its members cannot write yet",
-        Map.of("status", status.wire()));
+        Map.of("team_status", status.wire()));
   }
 }

@@ -78,7 +78,7 @@ public final class TeamProblems {
     return DomainFailure.conflict(
         "team-status-conflict",
         "cannot " + action + " a team that is " + status.wire(),
-        Map.of("status", status.wire(), "required", required.wire()));
+        Map.of("team_status", status.wire(), "required", required.wire()));
   }
 
   /** A team is deleted only once the scheduler holds no unfinished job of it. */
