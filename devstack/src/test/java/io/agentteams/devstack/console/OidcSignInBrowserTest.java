@@ -44,7 +44,7 @@ class OidcSignInBrowserTest {
     provider.start(InetAddress.getByName("127.0.0.1"), 0);
     String issuer = provider.issuerUrl("default").toString();
     var stack = SharedStack.get();
-    Map<String, Object> properties = new LinkedHashMap<>();
+    Map<String, Object> properties = new LinkedHashMap<>(stack.keys().gatewaySettings());
     properties.put("server.port", 0);
     properties.put("spring.main.banner-mode", "off");
     properties.put("logging.include-application-name", false);

@@ -1,7 +1,6 @@
 package io.agentteams.scheduler.dispatch.application;
 
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.identity.PublicTokens;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.dispatch.domain.AgentKey;
 import io.agentteams.scheduler.dispatch.domain.Offer;
@@ -36,7 +35,7 @@ public class LeasedDispatch implements DispatchPort {
   private final JobStore jobs;
   private final JobTransitions transitions;
   private final TransactionalOperator transactions;
-  private final PublicTokens tokens;
+  private final JobMemberTokens tokens;
   private final SchedulerProperties.Dispatch properties;
   private final JobLimits limits;
   private final Clock clock;
@@ -47,7 +46,7 @@ public class LeasedDispatch implements DispatchPort {
       JobStore jobs,
       JobTransitions transitions,
       TransactionalOperator transactions,
-      PublicTokens tokens,
+      JobMemberTokens tokens,
       SchedulerProperties properties,
       Clock clock,
       MeterRegistry meters) {
