@@ -64,6 +64,10 @@ public final class SharedStack {
                 10_000,
                 "agentteams.gateway.limits.burst",
                 10_000,
+                "agentteams.gateway.limits.anonymous-requests-per-second",
+                10_000,
+                "agentteams.gateway.limits.anonymous-burst",
+                10_000,
                 // The console's browser tests sign this owner in to see the operator page.
                 "agentteams.gateway.console.operators",
                 "olga-operator")));

@@ -1,5 +1,7 @@
 package io.agentteams.gateway.identity;
 
+import io.agentteams.gateway.limits.EdgeRateLimits;
+import io.agentteams.gateway.limits.RateLimitFilter;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.identity.IdentityProperties;
@@ -32,12 +34,17 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
   private final EdgeAuthenticator authenticator;
   private final CallerTokens internalTokens;
   private final IdentityProperties identity;
+  private final EdgeRateLimits limits;
 
   public EdgeAuthenticationFilter(
-      EdgeAuthenticator authenticator, CallerTokens internalTokens, IdentityProperties identity) {
+      EdgeAuthenticator authenticator,
+      CallerTokens internalTokens,
+      IdentityProperties identity,
+      EdgeRateLimits limits) {
     this.authenticator = authenticator;
     this.internalTokens = internalTokens;
     this.identity = identity;
+    this.limits = limits;
   }
 
   @Override
@@ -45,12 +52,25 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
     if (!exchange.getRequest().getPath().value().startsWith("/api/")) {
       return chain.filter(exchange);
     }
+    boolean counted = !RateLimitFilter.isLoopbackCall(exchange);
     return authenticator
         .authenticate(
             bearer(exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION)))
-        .flatMap(caller -> chain.filter(authenticated(exchange, caller)))
         .onErrorResume(
-            ProblemException.class, problem -> ProblemResponses.write(exchange, problem));
+            ProblemException.class,
+            problem -> {
+              // Refused tokens count against the client address, like requests without one.
+              Mono<Void> overBudget = counted ? limits.refuseOverAnonymousBudget(exchange) : null;
+              return (overBudget != null ? overBudget : ProblemResponses.write(exchange, problem))
+                  .then(Mono.<Caller>empty());
+            })
+        .flatMap(
+            caller -> {
+              Mono<Void> overBudget = counted ? limits.refuseOverBudget(exchange, caller) : null;
+              return overBudget != null
+                  ? overBudget
+                  : chain.filter(authenticated(exchange, caller));
+            });
   }
 
   /** The exchange as the services see it: the caller's internal token instead of its public one. */
