@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -173,6 +174,8 @@ class IsolationIntegrationTest {
 
     List<String> refusals = new ArrayList<>();
     SoftAssertions softly = new SoftAssertions();
+    String ghostTeam = UUID.randomUUID().toString();
+    String ghostJob = UUID.randomUUID().toString();
     for (String intruder : List.of(mallory, malloryMember, malloryWorker)) {
       for (Call call : calls) {
         Api.Response answer = api.call(call.method(), call.path(), intruder, call.body());
@@ -181,6 +184,26 @@ class IsolationIntegrationTest {
         softly.assertThat(answer.status()).as(what).isIn(403, 404);
         for (String secret : SECRETS) {
           softly.assertThat(answer.raw()).as(what).doesNotContain(secret);
+        }
+        // Existence does not leak: the answer is the one for ids that do not exist at all.
+        String ghostPath =
+            call.path()
+                .replace(team, ghostTeam)
+                .replace(job, ghostJob)
+                .replace("alice-agent-1", "ghost-agent");
+        Api.Response ghost = api.call(call.method(), ghostPath, intruder, call.body());
+        softly.assertThat(answer.status()).as(what + " (as for nothing)").isEqualTo(ghost.status());
+        softly.assertThat(code(answer)).as(what + " (as for nothing)").isEqualTo(code(ghost));
+        if (intruder.equals(mallory) && call.path().startsWith(t)) {
+          softly.assertThat(answer.status()).as(what + ": another owner's team").isEqualTo(404);
+        }
+        // The caller is judged before the body: a malformed one changes nothing.
+        if (call.body() != null) {
+          Api.Response malformed = api.callRaw(call.method(), call.path(), intruder, "{not json");
+          softly
+              .assertThat(malformed.status())
+              .as(call.method() + " " + call.path() + " with a malformed body: " + malformed.raw())
+              .isEqualTo(answer.status());
         }
         refusals.add(what);
       }
@@ -194,6 +217,10 @@ class IsolationIntegrationTest {
 
     // Nothing of the victim's team changed.
     assertThat(snapshot(alice, team)).isEqualTo(before);
+  }
+
+  private static String code(Api.Response answer) {
+    return answer.body() == null ? "" : answer.body().path("code").asString("");
   }
 
   /** What an intrusion could have changed. */

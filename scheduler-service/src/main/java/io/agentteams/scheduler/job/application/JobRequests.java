@@ -7,6 +7,7 @@ import io.agentteams.contracts.team.TeamStatus;
 import io.agentteams.platform.access.AccessPolicy;
 import io.agentteams.platform.access.Acting;
 import io.agentteams.platform.access.Grant;
+import io.agentteams.platform.access.TeamAccess;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.roster.Roster;
@@ -64,7 +65,7 @@ public class JobRequests {
    */
   static final AccessPolicy HANDOFFS =
       AccessPolicy.admitting(MEMBER)
-          .refusingForeignTokens((member, teamId) -> JobProblems.otherTeam())
+          .refusingForeignTokens((member, teamId) -> TeamAccess.notFound(teamId))
           .refusingNonMembers((member, teamId) -> JobProblems.notAMember(member.member(), teamId))
           .keepingDeletedTeams()
           .activeIn(ACCEPTING, JobProblems::teamNotActive);
