@@ -7,11 +7,12 @@ import static io.agentteams.gateway.support.EdgeCalls.mint;
 import static io.agentteams.gateway.support.EdgeCalls.toolCall;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.agentteams.gateway.headers.SecurityHeadersFilter;
 import io.agentteams.gateway.support.StubServices;
 import io.agentteams.gateway.support.TestIdentityProvider;
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.identity.IdentityProperties;
 import io.agentteams.platform.test.RealInfrastructure;
+import io.agentteams.platform.testidentity.TestIdentity;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -38,12 +39,14 @@ import org.springframework.test.web.reactive.server.WebTestClient;
       "agentteams.gateway.identity.dev-identity-enabled=true",
       "agentteams.gateway.identity.oidc.issuer-uri=" + TestIdentityProvider.ISSUER,
       "agentteams.gateway.identity.oidc.audience=agent-teams",
-      "agentteams.gateway.limits.max-body-bytes=2000"
+      "agentteams.gateway.limits.max-body-bytes=2000",
+      // Many tests share one address; the address budget has its own test.
+      "agentteams.gateway.limits.anonymous-burst=100000"
     })
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "30s")
 class GatewayEdgeIntegrationTest {
 
-  static final StubServices services = new StubServices(IdentityProperties.DEVELOPMENT_SECRET);
+  static final StubServices services = new StubServices();
   static final TestIdentityProvider idp = new TestIdentityProvider();
 
   @DynamicPropertySource
@@ -66,6 +69,41 @@ class GatewayEdgeIntegrationTest {
   @BeforeEach
   void clear() {
     services.clear();
+  }
+
+  @Test
+  void everyAnswerCarriesSecurityHeadersTokensAreNotStoredAndCorsIsOff() {
+    web.get()
+        .uri("/api/v1/teams")
+        .exchange()
+        .expectStatus()
+        .isUnauthorized()
+        .expectHeader()
+        .valueEquals("X-Content-Type-Options", "nosniff")
+        .expectHeader()
+        .valueEquals("Content-Security-Policy", SecurityHeadersFilter.API_POLICY)
+        .expectHeader()
+        .valueEquals("Referrer-Policy", "no-referrer")
+        .expectHeader()
+        .doesNotExist("Strict-Transport-Security");
+    web.post()
+        .uri("/dev/tokens")
+        .bodyValue(java.util.Map.of("owner_id", "headers"))
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectHeader()
+        .valueEquals("Cache-Control", "no-store")
+        .expectHeader()
+        .valueEquals("X-Content-Type-Options", "nosniff");
+    // No allowed origins are configured: a browser on another origin gets no CORS grant.
+    web.options()
+        .uri("/api/v1/teams")
+        .header("Origin", "https://elsewhere.example")
+        .header("Access-Control-Request-Method", "GET")
+        .exchange()
+        .expectHeader()
+        .doesNotExist("Access-Control-Allow-Origin");
   }
 
   @Test
@@ -117,13 +155,9 @@ class GatewayEdgeIntegrationTest {
         .isUnauthorized()
         .expectHeader()
         .contentType(MediaType.APPLICATION_PROBLEM_JSON);
-    // A token a client made with the services' internal key is not a public token.
+    // An internal token (which only the gateway can sign) is not a public token either.
     String internal =
-        new io.agentteams.platform.identity.CallerTokens(
-                IdentityProperties.DEVELOPMENT_SECRET,
-                "agent-teams-gateway",
-                "agent-teams-internal",
-                java.time.Clock.systemUTC())
+        TestIdentity.internalTokens()
             .issue(new Caller.Owner("mallory"), java.time.Duration.ofMinutes(1));
     web.get()
         .uri("/api/v1/teams")
@@ -158,6 +192,40 @@ class GatewayEdgeIntegrationTest {
           .isUnauthorized();
     }
     assertThat(services.hits()).hasSize(1);
+  }
+
+  @Test
+  void aWorkerRefreshesItsShortLivedTokenForItsOwnAgentOnly() {
+    String owner = devToken(web, StubServices.OWNER);
+    String worker = mint(web, "/api/v1/agents/" + StubServices.AGENT + "/tokens", owner);
+    String refresh = "/api/v1/agents/" + StubServices.AGENT + "/tokens/refresh";
+
+    String fresh = mint(web, refresh, worker);
+    assertThat(fresh).isNotEqualTo(worker);
+    services.clear();
+    web.get()
+        .uri("/api/v1/agents/" + StubServices.AGENT + "/jobs/stream")
+        .header("Authorization", "Bearer " + fresh)
+        .exchange()
+        .expectStatus()
+        .isOk();
+    assertThat(services.hits())
+        .extracting(StubServices.Hit::caller)
+        .containsExactly(new Caller.Worker(StubServices.OWNER, StubServices.AGENT));
+
+    web.post()
+        .uri("/api/v1/agents/another-agent/tokens/refresh")
+        .header("Authorization", "Bearer " + worker)
+        .exchange()
+        .expectStatus()
+        .isNotFound();
+    web.post()
+        .uri(refresh)
+        .header("Authorization", "Bearer " + owner)
+        .exchange()
+        .expectStatus()
+        .isForbidden();
+    web.post().uri(refresh).exchange().expectStatus().isUnauthorized();
   }
 
   @Test
@@ -298,6 +366,8 @@ class GatewayEdgeIntegrationTest {
         .exists()
         .jsonPath("$.components.schemas.TaskBoardThing")
         .exists()
+        .jsonPath("$.paths['/api/internal/v1/mailbox/recent']")
+        .doesNotExist()
         .jsonPath("$.paths['/actuator/health']")
         .doesNotExist()
         // The gateway's own operations, with their errors.

@@ -1,7 +1,6 @@
 package io.agentteams.gateway.identity;
 
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.identity.PublicTokens;
 import io.agentteams.platform.web.WebProblems;
 import java.time.Duration;
 import java.util.UUID;
@@ -21,11 +20,11 @@ import reactor.core.publisher.Mono;
 public class TokenController {
 
   private final TeamDirectory directory;
-  private final PublicTokens tokens;
+  private final EdgeTokens tokens;
   private final EdgeIdentityProperties properties;
 
   public TokenController(
-      TeamDirectory directory, PublicTokens tokens, EdgeIdentityProperties properties) {
+      TeamDirectory directory, EdgeTokens tokens, EdgeIdentityProperties properties) {
     this.directory = directory;
     this.tokens = tokens;
     this.properties = properties;
@@ -39,6 +38,25 @@ public class TokenController {
         .map(
             agent ->
                 issue(new Caller.Worker(owner.ownerId(), agentId), properties.workerTokenTtl()));
+  }
+
+  /**
+   * A worker trades its token, while it is still valid, for a fresh one of the same agent: worker
+   * tokens are short-lived, and a worker that runs for days refreshes before each expiry. An agent
+   * that is no longer in its owner's catalog gets none.
+   */
+  @PostMapping("/api/v1/agents/{agentId}/tokens/refresh")
+  @ResponseStatus(HttpStatus.CREATED)
+  public Mono<TokenResponse> refreshWorkerToken(
+      Caller.Worker worker, @PathVariable String agentId) {
+    if (!worker.agentId().equals(agentId)) {
+      return Mono.error(WebProblems.notFound("agent", agentId));
+    }
+    return directory
+        .agent(new Caller.Owner(worker.ownerId()), agentId)
+        .map(
+            agent ->
+                issue(new Caller.Worker(worker.ownerId(), agentId), properties.workerTokenTtl()));
   }
 
   @PostMapping("/api/v1/teams/{teamId}/members/{member}/tokens")

@@ -21,7 +21,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Mono;
 
-/** An owner's agent catalog: register, replace, find and search agents. */
+/** An owner's agent catalog: register, replace, find, search and delete agents. */
 @Service
 public class AgentCatalog {
 
@@ -80,6 +80,25 @@ public class AgentCatalog {
             .switchIfEmpty(Mono.error(AgentProblems.agentNotFound(id)))
             .map(agent -> agent.replace(draft, limits, clock.instant()))
             .flatMap(agent -> agents.update(agent).thenReturn(agent)));
+  }
+
+  /**
+   * Deletes one of the owner's agents, refused while it is a member of a team that is not deleted
+   * (naming up to ten of them). The agent's row is locked, and team creation takes shared locks on
+   * the agents it names, so no team can come to name an agent as it goes.
+   */
+  public Mono<Void> delete(String ownerId, String id) {
+    AgentId agentId = existingId(id);
+    return transactions.transactional(
+        agents
+            .lock(ownerId, agentId)
+            .switchIfEmpty(Mono.error(AgentProblems.agentNotFound(id)))
+            .flatMap(agent -> agents.liveTeamsWith(ownerId, agentId, 10).collectList())
+            .flatMap(
+                teams ->
+                    teams.isEmpty()
+                        ? agents.delete(ownerId, agentId)
+                        : Mono.error(AgentProblems.agentInLiveTeams(agentId, teams))));
   }
 
   /** One of the owner's agents; another owner's agent is answered as not found. */
