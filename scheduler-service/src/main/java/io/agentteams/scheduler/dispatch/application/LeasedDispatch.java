@@ -89,6 +89,17 @@ public class LeasedDispatch implements DispatchPort {
         .flatMapIterable(list -> list);
   }
 
+  /**
+   * Completes when the job runs on the worker's agent; "not found" otherwise. Reports ask first,
+   * before their body is read, so another worker learns nothing of the job whatever it sends.
+   */
+  public Mono<Void> admit(Caller.Worker worker, UUID jobId) {
+    return jobs.find(jobId)
+        .filter(job -> job.runsOn(worker.ownerId(), worker.agentId()))
+        .switchIfEmpty(Mono.error(JobProblems.jobNotFound(jobId)))
+        .then();
+  }
+
   @Override
   public Mono<Integer> leasesHeldBy(AgentKey agent, String holder) {
     return offers.leasesHeldBy(agent, holder).timeout(properties.stepTimeout());

@@ -113,6 +113,21 @@ public class JobRequests {
     this.clock = clock;
   }
 
+  /**
+   * Completes when the caller (the team's owner or one of its members) may send the team requests;
+   * the refusal otherwise. Requests ask first, before their body is read, so an outsider learns
+   * only "not found" whatever it sends.
+   */
+  public Mono<Void> admit(Caller caller, UUID teamId) {
+    if (caller instanceof Caller.Owner owner) {
+      return access.check(owner, teamId, OWNER_REQUESTS).then();
+    }
+    if (caller instanceof Caller.Member member) {
+      return access.check(member, teamId, HANDOFFS).then();
+    }
+    return Mono.empty();
+  }
+
   /** An owner's request: one job per recipient, each starting its own chain. */
   public Mono<Submitted> submit(
       Caller.Owner owner,

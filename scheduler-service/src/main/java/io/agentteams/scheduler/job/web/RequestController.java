@@ -32,7 +32,15 @@ public class RequestController {
 
   @PostMapping("/api/v1/teams/{teamId}/requests")
   public Mono<ResponseEntity<RequestResponse>> submit(
-      Caller caller, @PathVariable UUID teamId, @RequestBody NewRequest body) {
+      Caller caller, @PathVariable UUID teamId, @RequestBody Mono<NewRequest> request) {
+    return requests
+        .admit(caller, teamId)
+        .then(request)
+        .flatMap(body -> submit(caller, teamId, body));
+  }
+
+  private Mono<ResponseEntity<RequestResponse>> submit(
+      Caller caller, UUID teamId, NewRequest body) {
     List<String> recipients = body.recipients() == null ? List.of() : body.recipients();
     Mono<JobRequests.Submitted> submitted;
     if (caller instanceof Caller.Owner owner) {

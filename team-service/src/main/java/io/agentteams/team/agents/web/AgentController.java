@@ -49,8 +49,13 @@ public class AgentController {
 
   @PutMapping("/{agentId}")
   public Mono<AgentView> replace(
-      Caller.Owner owner, @PathVariable String agentId, @RequestBody AgentRequest request) {
-    return catalog.replace(owner.ownerId(), agentId, request.draft()).map(AgentView::of);
+      Caller.Owner owner, @PathVariable String agentId, @RequestBody Mono<AgentRequest> body) {
+    // Another owner's agent is not found before its body is read.
+    return catalog
+        .find(owner.ownerId(), agentId)
+        .then(body)
+        .flatMap(request -> catalog.replace(owner.ownerId(), agentId, request.draft()))
+        .map(AgentView::of);
   }
 
   @DeleteMapping("/{agentId}")
