@@ -28,8 +28,8 @@ public final class MissingSettingException extends IllegalStateException {
     return setting;
   }
 
-  /** The environment variable Spring Boot binds to the property. */
+  /** An environment variable Spring Boot binds to the property (the form the chart uses). */
   public static String environmentVariable(String setting) {
-    return setting.replace('.', '_').replace("-", "").toUpperCase(java.util.Locale.ROOT);
+    return setting.replace('.', '_').replace('-', '_').toUpperCase(java.util.Locale.ROOT);
   }
 }
