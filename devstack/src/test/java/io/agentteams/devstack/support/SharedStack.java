@@ -43,33 +43,22 @@ public final class SharedStack {
             shared.kafkaBootstrapServers(),
             databases,
             Map.of(),
-            Map.of(
-                "agentteams.gateway.identity.dev-identity-enabled",
-                true,
+            Map.ofEntries(
+                Map.entry("agentteams.gateway.identity.dev-identity-enabled", true),
                 // Every trace is kept, and every service's spans land in CapturedSpans.
-                "management.tracing.sampling.probability",
-                1.0,
-                "agentteams.test.capture-spans",
-                true,
-                "agentteams.kafka.partitions",
-                4,
-                "agentteams.outbox.poll-interval",
-                "200ms",
+                Map.entry("management.tracing.sampling.probability", 1.0),
+                Map.entry("agentteams.test.capture-spans", true),
+                Map.entry("agentteams.kafka.partitions", 4),
+                Map.entry("agentteams.outbox.poll-interval", "200ms"),
                 // A stream still open at shutdown (a worker's job stream through the gateway's
                 // proxy) would hold a graceful shutdown for its default 30 s.
-                "spring.lifecycle.timeout-per-shutdown-phase",
-                "2s",
+                Map.entry("spring.lifecycle.timeout-per-shutdown-phase", "2s"),
                 // Tests play many parts quickly from one address; the rate limit has its own test.
-                "agentteams.gateway.limits.requests-per-second",
-                10_000,
-                "agentteams.gateway.limits.burst",
-                10_000,
-                "agentteams.gateway.limits.anonymous-requests-per-second",
-                10_000,
-                "agentteams.gateway.limits.anonymous-burst",
-                10_000,
+                Map.entry("agentteams.gateway.limits.requests-per-second", 10_000),
+                Map.entry("agentteams.gateway.limits.burst", 10_000),
+                Map.entry("agentteams.gateway.limits.anonymous-requests-per-second", 10_000),
+                Map.entry("agentteams.gateway.limits.anonymous-burst", 10_000),
                 // The console's browser tests sign this owner in to see the operator page.
-                "agentteams.gateway.console.operators",
-                "olga-operator")));
+                Map.entry("agentteams.gateway.console.operators", "olga-operator"))));
   }
 }
