@@ -175,21 +175,19 @@ public final class ServiceStack implements AutoCloseable {
     // One logging system serves every service in this JVM; the thread names tell them apart.
     properties.put("logging.include-application-name", false);
     SpringApplication application = service.application.get();
-    if (service == Service.GATEWAY) {
-      // Its own event loops, not the JVM-wide ones the other services use: closing the gateway
-      // (its restart in a test) would otherwise dispose the loops every service runs on.
-      application.addInitializers(
-          context ->
-              ((GenericApplicationContext) context)
-                  .registerBean(
-                      "reactorResourceFactory",
-                      ReactorResourceFactory.class,
-                      () -> {
-                        ReactorResourceFactory own = new ReactorResourceFactory();
-                        own.setUseGlobalResources(false);
-                        return own;
-                      }));
-    }
+    // Each service its own event loops, not the JVM-wide ones: closing one service (its restart
+    // in a test) would otherwise dispose the loops every other service's server runs on.
+    application.addInitializers(
+        context ->
+            ((GenericApplicationContext) context)
+                .registerBean(
+                    "reactorResourceFactory",
+                    ReactorResourceFactory.class,
+                    () -> {
+                      ReactorResourceFactory own = new ReactorResourceFactory();
+                      own.setUseGlobalResources(false);
+                      return own;
+                    }));
     Map<String, Object> defaults = new LinkedHashMap<>();
     defaults.put("spring.config.name", service.id());
     application.setDefaultProperties(defaults);

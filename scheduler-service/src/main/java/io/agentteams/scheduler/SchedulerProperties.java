@@ -27,6 +27,7 @@ public record SchedulerProperties(
     @DefaultValue Budget budget,
     @DefaultValue Admission admission,
     @DefaultValue Dispatch dispatch,
+    @DefaultValue Runs runs,
     @DefaultValue("") String replicaId) {
 
   public SchedulerProperties {
@@ -194,6 +195,39 @@ public record SchedulerProperties(
       if (offersPerClaim < 1) {
         throw new IllegalArgumentException(
             "agentteams.scheduler.dispatch.offers-per-claim must be >= 1");
+      }
+    }
+  }
+
+  /**
+   * Team runs' bounds and defaults.
+   *
+   * @param maxTasks the most tasks a plan may have
+   * @param defaultMaxRounds rounds of dispatch when the run does not say
+   * @param maxRounds the most rounds a run may ask for
+   * @param defaultConcurrency tasks dispatched at once when the run does not say (never above the
+   *     admission slots)
+   * @param objectiveMaxChars the longest objective
+   * @param teamMaxUnfinished unfinished runs a team may have at once
+   */
+  public record Runs(
+      @DefaultValue("50") int maxTasks,
+      @DefaultValue("10") int defaultMaxRounds,
+      @DefaultValue("100") int maxRounds,
+      @DefaultValue("4") int defaultConcurrency,
+      @DefaultValue("4000") int objectiveMaxChars,
+      @DefaultValue("5") int teamMaxUnfinished) {
+
+    public Runs {
+      if (maxTasks < 1 || defaultMaxRounds < 1 || maxRounds < defaultMaxRounds) {
+        throw new IllegalArgumentException(
+            "agentteams.scheduler.runs: need max-tasks >= 1 and 1 <= default-max-rounds <="
+                + " max-rounds");
+      }
+      if (defaultConcurrency < 1 || objectiveMaxChars < 1 || teamMaxUnfinished < 1) {
+        throw new IllegalArgumentException(
+            "agentteams.scheduler.runs: default-concurrency, objective-max-chars and"
+                + " team-max-unfinished must be >= 1");
       }
     }
   }

@@ -10,8 +10,9 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 
 /**
- * The agents page (register, edit, mint a worker token shown once) and the operator page (the
- * deployment's admission and backlog, for operators only).
+ * The agents page (register, edit, mint a worker token shown once, a webhook agent's signing secret
+ * shown once and rotated) and the operator page (the deployment's admission and backlog, for
+ * operators only).
  */
 @RealInfrastructure
 class AgentsAndOperatorBrowserTest {
@@ -62,6 +63,38 @@ class AgentsAndOperatorBrowserTest {
   }
 
   @Test
+  void aWebhookAgentsSigningSecretIsShownOnceAndRotatedAndAPrivateEndpointIsRefused() {
+    ConsoleFixture fixture = new ConsoleFixture();
+    Browser browser = Browser.shared();
+    browser.signIn(fixture.gateway, "wren");
+    browser.get(fixture.gateway + "/console/agents");
+
+    registerWebhook(browser, "metadata", "http://169.254.169.254/latest/meta-data");
+    assertThat(browser.waitFor(By.id("agent-form-error")).getText())
+        .contains("link-local and cloud metadata");
+
+    browser.get(fixture.gateway + "/console/agents");
+    // The test stack's outbound guard allows 127.0.0.1 alone; nothing listens on port 9.
+    registerWebhook(browser, "pusher", "http://127.0.0.1:9/hook");
+    WebElement shown = browser.waitFor(By.cssSelector("#token-pusher input[data-secret]"));
+    String secret = shown.getAttribute("value");
+    assertThat(secret).startsWith("whsec_");
+    assertThat(browser.waitFor(By.id("agent-pusher")).getText()).contains("webhook");
+
+    browser.get(fixture.gateway + "/console/agents");
+    browser.waitFor(By.id("agent-pusher"));
+    assertThat(browser.driver().getPageSource())
+        .as("a secret is shown once")
+        .doesNotContain(secret);
+
+    browser.click(By.cssSelector("#agent-pusher button[data-rotate]"));
+    WebElement rotated = browser.waitFor(By.cssSelector("#token-pusher input[data-secret]"));
+    assertThat(rotated.getAttribute("value")).startsWith("whsec_").isNotEqualTo(secret);
+    assertThat(browser.driver().findElement(By.id("token-pusher")).getText())
+        .contains("The previous secret signs too until");
+  }
+
+  @Test
   void theOperatorPageShowsAdmissionAndBacklogToOperatorsOnly() {
     ConsoleFixture fixture = new ConsoleFixture();
     Browser browser = Browser.shared();
@@ -97,6 +130,18 @@ class AgentsAndOperatorBrowserTest {
       assertThat(browser.driver().findElement(By.id("consumer-lag")).getText())
           .contains("mailbox-service.delivery");
     }
+  }
+
+  private static void registerWebhook(Browser browser, String id, String endpoint) {
+    WebElement idField = browser.waitFor(By.id("agent-id"));
+    idField.clear();
+    idField.sendKeys(id);
+    browser.driver().findElement(By.id("agent-name")).clear();
+    browser.driver().findElement(By.id("agent-name")).sendKeys(id);
+    browser.click(By.cssSelector("#agent-form input[name=runtime_kind][value=webhook]"));
+    browser.driver().findElement(By.id("agent-endpoint")).clear();
+    browser.driver().findElement(By.id("agent-endpoint")).sendKeys(endpoint);
+    browser.click(By.cssSelector("#agent-form button[type=submit]"));
   }
 
   private static void register(Browser browser, String id, String name, String description) {

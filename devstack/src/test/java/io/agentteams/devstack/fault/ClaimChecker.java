@@ -13,7 +13,9 @@ import java.util.Set;
 /**
  * Reads the record of claims and the final board, and finds what compare-and-set claims promise
  * never happens: a task two members were told they claimed, and a claim acknowledged to a member
- * whose task the board now shows owned by someone else or no one (nothing here releases a task).
+ * whose task the board now shows owned by someone else or no one. Nothing in the workload releases
+ * a task, and its board's claim time-out ({@link Claims#CLAIM_TIMEOUT}) is longer than any run, so
+ * no claim may have expired either.
  */
 final class ClaimChecker {
 

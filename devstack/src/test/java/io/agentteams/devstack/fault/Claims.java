@@ -1,5 +1,8 @@
 package io.agentteams.devstack.fault;
 
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -17,8 +20,16 @@ import tools.jackson.databind.JsonNode;
  * Every member of a team races the others through a board of ready tasks, claiming each it finds
  * unowned with the revision it read (compare-and-set); a claim whose outcome is unknown is read
  * back before the member moves on.
+ *
+ * <p>The members claim tasks and never work them (no heartbeats), so the board is first given the
+ * longest claim time-out it allows: with its default (five minutes) it would recover every claim
+ * older than that, and on a loaded machine a run outlasts it, leaving acknowledged claims unowned
+ * on the final board for the checker to count as missing.
  */
 final class Claims {
+
+  /** The board's longest claim time-out (its default {@code max-claim-timeout}). */
+  static final Duration CLAIM_TIMEOUT = Duration.ofHours(24);
 
   /** A claim: which task, by whom, from which revision, and the owner the board then showed. */
   record Claim(String team, long task, String member, long revision, @Nullable String owner) {}
@@ -51,6 +62,7 @@ final class Claims {
   }
 
   void start() {
+    keepClaimsForTheRun();
     addTasks(tasks);
     for (String member : team.names()) {
       running.incrementAndGet();
@@ -59,6 +71,39 @@ final class Claims {
       threads.add(thread);
     }
     threads.forEach(Thread::start);
+  }
+
+  /**
+   * Gives the board a claim time-out that no run outlasts, and reads it back: the team's roster may
+   * reach the board a moment after the team is ready, and an unanswered change may have been made.
+   */
+  private void keepClaimsForTheRun() {
+    await()
+        .atMost(Duration.ofMinutes(3))
+        .pollInterval(Duration.ofMillis(500))
+        .until(this::claimTimeoutSet);
+  }
+
+  private boolean claimTimeoutSet() {
+    String lead = team.members().get(team.names().get(0));
+    String settings = "/api/v1/teams/" + team.id() + "/tasks/settings";
+    Client.Reply read = client.get(settings, lead);
+    if (!read.ok()) {
+      return false;
+    }
+    JsonNode current = read.json();
+    if (current.get("effective_claim_timeout_seconds").asLong() == CLAIM_TIMEOUT.toSeconds()) {
+      return true;
+    }
+    client.put(
+        settings,
+        lead,
+        Map.of(
+            "expected_revision",
+            current.get("revision").asLong(),
+            "claim_timeout_seconds",
+            CLAIM_TIMEOUT.toSeconds()));
+    return false;
   }
 
   /** Adds ready tasks to the board (a failed attempt is simply not a task). */

@@ -1,6 +1,7 @@
 package io.agentteams.devstack.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.agentteams.devstack.ServiceStack.Service;
 import java.nio.file.Path;
@@ -25,6 +26,12 @@ class FaultSuiteIntegrationTest {
    */
   private static final Duration SESSION = Duration.ofSeconds(120);
 
+  /**
+   * The boards' default claim time-out in this stack: the shortest the board allows (its default
+   * {@code min-claim-timeout}), so that a claim nobody heartbeats is recovered within seconds.
+   */
+  private static final Duration CLAIM_TIMEOUT = Duration.ofSeconds(10);
+
   private static FaultStack stack;
   private static final Path records = Path.of("target", "faults", "bounded").toAbsolutePath();
 
@@ -33,6 +40,7 @@ class FaultSuiteIntegrationTest {
     Map<String, Object> properties = new LinkedHashMap<>();
     properties.put("agentteams.scheduler.admission.slots", 4);
     properties.put("spring.kafka.consumer.properties.session.timeout.ms", SESSION.toMillis());
+    properties.put("agentteams.taskboard.claim-timeout", CLAIM_TIMEOUT.toSeconds() + "s");
     stack = FaultStack.start(records.resolve("stack"), Map.of(Service.SCHEDULER, 2), properties);
   }
 
@@ -68,5 +76,39 @@ class FaultSuiteIntegrationTest {
     assertThat(row.anomalies()).isEmpty();
     assertThat(row.faults()).isEqualTo(1);
     assertThat(row.recoveryMillis()).as("recovered after the kill").isNotNegative();
+  }
+
+  /**
+   * The claims workload never heartbeats, and a run on a loaded machine outlasts the board's
+   * default claim time-out: the board would recover its claims before the final read, and the
+   * checker would count each as acknowledged but missing (132 in one Kafka-restart run). A control
+   * board's claim, made after every workload claim with the default time-out, shows when the board
+   * has recovered what it would have.
+   */
+  @Test
+  void theClaimsWorkloadsAcknowledgedClaimsOutliveTheBoardsDefaultClaimTimeOut() {
+    Client client = new Client(stack.gatewayUrl());
+    String tag = Tags.of("claims outlive the time-out");
+    String owner = client.ownerToken("owner-" + tag);
+    Team control = Team.create(client, owner, tag + "-c", 2);
+    Claims claims = new Claims(client, Team.create(client, owner, tag + "-b", 3), 6, false);
+    claims.start();
+    await().atMost(Duration.ofMinutes(3)).until(claims::done);
+
+    String lead = control.members().get(control.names().get(0));
+    String tasks = "/api/v1/teams/" + control.id() + "/tasks";
+    long task =
+        Client.must(client.post(tasks, lead, Map.of("title", "control")))
+            .get("task")
+            .get("id")
+            .asLong();
+    Client.must(client.post(tasks + "/" + task + "/claim", lead, Map.of("expected_revision", 1)));
+    await()
+        .atMost(Duration.ofMinutes(3))
+        .pollInterval(Duration.ofSeconds(1))
+        .until(() -> Client.must(client.get(tasks + "/" + task, lead)).get("owner").isNull());
+
+    assertThat(claims.claims().ops()).anyMatch(op -> op.outcome() == Outcome.OK);
+    assertThat(ClaimChecker.check(claims.claims().ops(), claims.finalOwners())).isEmpty();
   }
 }

@@ -58,6 +58,16 @@ public final class SharedStack {
                 Map.entry("agentteams.gateway.limits.burst", 10_000),
                 Map.entry("agentteams.gateway.limits.anonymous-requests-per-second", 10_000),
                 Map.entry("agentteams.gateway.limits.anonymous-burst", 10_000),
+                // Test agents (webhook, A2A) listen on loopback, which the outbound guard refuses
+                // unless the operator allows it: this stack allows 127.0.0.1 alone.
+                Map.entry("agentteams.outbound.allow-cidrs", "127.0.0.1/32"),
+                // Webhook pushes wait briefly for an answer and reconcile soon, so the tests of
+                // unknown outcomes and retries take seconds.
+                Map.entry("agentteams.scheduler.webhook.response-timeout", "2s"),
+                Map.entry("agentteams.scheduler.webhook.lease-ttl", "10s"),
+                Map.entry("agentteams.scheduler.webhook.reconcile-delay", "1s"),
+                Map.entry("agentteams.scheduler.webhook.backoff-base", "100ms"),
+                Map.entry("agentteams.scheduler.webhook.backoff-max", "2s"),
                 // The console's browser tests sign this owner in to see the operator page.
                 Map.entry("agentteams.gateway.console.operators", "olga-operator"))));
   }

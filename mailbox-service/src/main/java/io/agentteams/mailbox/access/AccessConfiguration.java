@@ -3,7 +3,9 @@ package io.agentteams.mailbox.access;
 import io.agentteams.mailbox.MailboxProperties;
 import io.agentteams.platform.access.TeamAccess;
 import io.agentteams.platform.roster.RosterAccess;
+import io.agentteams.platform.roster.RosterProperties;
 import io.agentteams.platform.roster.Rosters;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -15,7 +17,12 @@ import org.springframework.context.annotation.Configuration;
 class AccessConfiguration {
 
   @Bean
-  RosterAccess rosterAccess(TeamAccess access, Rosters rosters, MailboxProperties properties) {
-    return new RosterAccess(access, rosters, properties.rosterCacheTtl());
+  RosterAccess rosterAccess(
+      TeamAccess access,
+      Rosters rosters,
+      MailboxProperties properties,
+      RosterProperties roster,
+      MeterRegistry meters) {
+    return new RosterAccess(access, rosters, properties.rosterCacheTtl(), roster.catchUp(), meters);
   }
 }

@@ -2,7 +2,7 @@ package io.agentteams.contracts;
 
 import java.util.List;
 
-/** Kafka topic names. Every event is keyed by its team id. */
+/** Kafka topic names. Every domain event is keyed by its team id. */
 public final class Topics {
 
   /** Team lifecycle, roster and public state events, published by team-service. */
@@ -16,6 +16,13 @@ public final class Topics {
 
   /** Job, admission and dispatch events, published by scheduler-service. */
   public static final String SCHEDULER_EVENTS = "agentteams.scheduler.events";
+
+  /**
+   * How agents run and the secrets their pushes are signed with, published by team-service for the
+   * scheduler alone; compacted, so only each agent's latest runtime stays. Not a domain event
+   * topic: nothing relays it to people.
+   */
+  public static final String AGENT_RUNTIMES = "agentteams.agent.runtimes";
 
   /** Every topic that carries domain events, in a fixed order. */
   public static final List<String> EVENT_TOPICS =

@@ -2,7 +2,9 @@ package io.agentteams.scheduler.job;
 
 import io.agentteams.platform.access.TeamAccess;
 import io.agentteams.platform.roster.RosterAccess;
+import io.agentteams.platform.roster.RosterProperties;
 import io.agentteams.platform.roster.Rosters;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -15,7 +17,8 @@ import org.springframework.context.annotation.Configuration;
 class AccessConfiguration {
 
   @Bean
-  RosterAccess rosterAccess(TeamAccess access, Rosters rosters) {
-    return new RosterAccess(access, rosters, Duration.ZERO);
+  RosterAccess rosterAccess(
+      TeamAccess access, Rosters rosters, RosterProperties roster, MeterRegistry meters) {
+    return new RosterAccess(access, rosters, Duration.ZERO, roster.catchUp(), meters);
   }
 }

@@ -2,7 +2,9 @@ package io.agentteams.taskboard.task;
 
 import io.agentteams.platform.access.TeamAccess;
 import io.agentteams.platform.roster.RosterAccess;
+import io.agentteams.platform.roster.RosterProperties;
 import io.agentteams.platform.roster.Rosters;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -14,7 +16,12 @@ import org.springframework.context.annotation.Configuration;
 class AccessConfiguration {
 
   @Bean
-  RosterAccess rosterAccess(TeamAccess access, Rosters rosters, TaskBoardProperties properties) {
-    return new RosterAccess(access, rosters, properties.rosterCacheTtl());
+  RosterAccess rosterAccess(
+      TeamAccess access,
+      Rosters rosters,
+      TaskBoardProperties properties,
+      RosterProperties roster,
+      MeterRegistry meters) {
+    return new RosterAccess(access, rosters, properties.rosterCacheTtl(), roster.catchUp(), meters);
   }
 }

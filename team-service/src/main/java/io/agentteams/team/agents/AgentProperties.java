@@ -2,6 +2,7 @@ package io.agentteams.team.agents;
 
 import io.agentteams.platform.bounds.TextBound;
 import io.agentteams.team.agents.domain.AgentLimits;
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -18,6 +19,8 @@ import org.springframework.validation.annotation.Validated;
  * @param maxAgentsPerOwner agents one owner may register
  * @param searchDefaultLimit agents per search page when the caller names no limit
  * @param searchMaxLimit the largest page a caller may ask for
+ * @param webhookSecretOverlap how long a webhook agent's previous signing secret is still signed
+ *     with after a rotation
  */
 @Validated
 @ConfigurationProperties("agentteams.agent")
@@ -30,7 +33,8 @@ public record AgentProperties(
     @DefaultValue("2048") int endpointMaxBytes,
     @DefaultValue("200") int maxAgentsPerOwner,
     @DefaultValue("20") int searchDefaultLimit,
-    @DefaultValue("100") int searchMaxLimit) {
+    @DefaultValue("100") int searchMaxLimit,
+    @DefaultValue("24h") Duration webhookSecretOverlap) {
 
   public AgentProperties {
     if (searchDefaultLimit < 1 || searchMaxLimit < searchDefaultLimit) {

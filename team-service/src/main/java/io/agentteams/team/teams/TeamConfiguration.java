@@ -12,6 +12,7 @@ import io.agentteams.team.teams.persistence.TeamStore;
 import io.agentteams.team.teams.runtime.PullConversations;
 import io.agentteams.team.teams.runtime.RuntimeConversationProvisioner;
 import io.agentteams.team.teams.runtime.RuntimeConversations;
+import io.agentteams.team.teams.runtime.WebhookConversations;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -29,6 +30,11 @@ public class TeamConfiguration {
   @Bean
   PullConversations pullConversations() {
     return new PullConversations();
+  }
+
+  @Bean
+  WebhookConversations webhookConversations() {
+    return new WebhookConversations();
   }
 
   @Bean

@@ -23,18 +23,20 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
- * Everything published on the team events topic in this test JVM, read from the broker (not the
- * outbox table) and grouped by team. Redelivered copies of an event (same event id) count once.
+ * Everything published on one topic (team events, or agent runtimes) in this test JVM, read from
+ * the broker (not the outbox table) and grouped by team. Redelivered copies of an event (same event
+ * id) count once.
  */
 public final class EventTape {
 
   private static EventTape shared;
+  private static EventTape agentRuntimes;
 
   private final KafkaConsumer<String, String> consumer;
   private final EventCodec codec = new EventCodec("tape", Clock.systemUTC());
   private final Map<String, LinkedHashMap<UUID, EventEnvelope>> byTeam = new HashMap<>();
 
-  private EventTape(String bootstrapServers) {
+  private EventTape(String bootstrapServers, String topic) {
     consumer =
         new KafkaConsumer<>(
             Map.of(
@@ -50,7 +52,7 @@ public final class EventTape {
         await()
             .atMost(Duration.ofSeconds(30))
             .until(
-                () -> consumer.partitionsFor(Topics.TEAM_EVENTS, Duration.ofSeconds(5)),
+                () -> consumer.partitionsFor(topic, Duration.ofSeconds(5)),
                 p -> p != null && !p.isEmpty());
     List<TopicPartition> assigned =
         partitions.stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList();
@@ -61,20 +63,35 @@ public final class EventTape {
   /** The tape of this JVM's broker; the application must have created the topic. */
   public static synchronized EventTape teamEvents() {
     if (shared == null) {
-      shared = new EventTape(TestInfrastructure.shared().kafkaBootstrapServers());
+      shared =
+          new EventTape(TestInfrastructure.shared().kafkaBootstrapServers(), Topics.TEAM_EVENTS);
     }
     return shared;
   }
 
+  /** The tape of the agent runtimes topic, whose events are keyed by owner and agent. */
+  public static synchronized EventTape agentRuntimes() {
+    if (agentRuntimes == null) {
+      agentRuntimes =
+          new EventTape(TestInfrastructure.shared().kafkaBootstrapServers(), Topics.AGENT_RUNTIMES);
+    }
+    return agentRuntimes;
+  }
+
   /** The team's distinct events read so far, in publication order. */
   public synchronized List<EventEnvelope> of(UUID teamId) {
+    return of(teamId.toString());
+  }
+
+  /** The distinct events of one key read so far, in publication order. */
+  public synchronized List<EventEnvelope> of(String key) {
     for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {
       EventEnvelope event = codec.read(record.value());
       byTeam
           .computeIfAbsent(event.teamId(), k -> new LinkedHashMap<>())
           .putIfAbsent(event.eventId(), event);
     }
-    LinkedHashMap<UUID, EventEnvelope> events = byTeam.get(teamId.toString());
+    LinkedHashMap<UUID, EventEnvelope> events = byTeam.get(key);
     return events == null ? List.of() : new ArrayList<>(events.values());
   }
 

@@ -29,9 +29,13 @@ import tools.jackson.databind.node.ObjectNode;
 @RestController
 public class McpController {
 
-  static final String PROTOCOL_VERSION = "2025-06-18";
+  static final String PROTOCOL_VERSION = "2025-11-25";
   private static final Set<String> SUPPORTED_VERSIONS =
-      Set.of("2024-11-05", "2025-03-26", PROTOCOL_VERSION);
+      Set.of("2024-11-05", "2025-03-26", "2025-06-18", PROTOCOL_VERSION);
+
+  /** The header a client repeats on every request after it negotiated a version. */
+  static final String VERSION_HEADER = "MCP-Protocol-Version";
+
   private static final int INVALID_REQUEST = -32600;
   private static final int METHOD_NOT_FOUND = -32601;
   private static final int INVALID_PARAMS = -32602;
@@ -56,6 +60,22 @@ public class McpController {
   public Mono<ResponseEntity<JsonNode>> handle(
       Caller caller, @RequestBody JsonNode request, ServerWebExchange exchange) {
     JsonNode id = request.get("id");
+    String version = exchange.getRequest().getHeaders().getFirst(VERSION_HEADER);
+    if (version != null && !SUPPORTED_VERSIONS.contains(version)) {
+      // The transport's rule: an unsupported protocol version is refused with 400.
+      return Mono.just(
+          ResponseEntity.badRequest()
+              .body(
+                  error(
+                      id,
+                      INVALID_REQUEST,
+                      "unsupported "
+                          + VERSION_HEADER
+                          + " '"
+                          + version
+                          + "'; supported: "
+                          + String.join(", ", new java.util.TreeSet<>(SUPPORTED_VERSIONS)))));
+    }
     String method = request.path("method").asString("");
     if (!"2.0".equals(request.path("jsonrpc").asString("")) || method.isEmpty()) {
       return Mono.just(ResponseEntity.ok(error(id, INVALID_REQUEST, "not a JSON-RPC 2.0 request")));

@@ -9,6 +9,10 @@ import io.agentteams.platform.identity.IdentityProperties;
 import io.agentteams.platform.identity.TokenKeys;
 import io.agentteams.platform.loop.LoopProperties;
 import io.agentteams.platform.loop.PeriodicLoops;
+import io.agentteams.platform.outbound.HostLookup;
+import io.agentteams.platform.outbound.OutboundHttp;
+import io.agentteams.platform.outbound.OutboundPolicy;
+import io.agentteams.platform.outbound.OutboundProperties;
 import io.agentteams.platform.tracing.EventTracing;
 import io.agentteams.platform.web.CallerArgumentResolver;
 import io.agentteams.platform.web.CallerWebFilter;
@@ -24,6 +28,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
@@ -38,6 +43,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.web.reactive.config.WebFluxConfigurer;
 import org.springframework.web.reactive.result.method.annotation.ArgumentResolverConfigurer;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * What every service and the gateway share: the event codec, the event topics, Kafka health, caller
@@ -47,7 +53,8 @@ import org.springframework.web.reactive.result.method.annotation.ArgumentResolve
 @EnableConfigurationProperties({
   IdentityProperties.class,
   PlatformKafkaProperties.class,
-  LoopProperties.class
+  LoopProperties.class,
+  OutboundProperties.class
 })
 public class PlatformAutoConfiguration {
 
@@ -83,6 +90,14 @@ public class PlatformAutoConfiguration {
       topics.add(
           new NewTopic(Topics.deadLetter(topic), kafka.partitions(), kafka.replicationFactor()));
     }
+    topics.add(
+        new NewTopic(Topics.AGENT_RUNTIMES, kafka.partitions(), kafka.replicationFactor())
+            .configs(Map.of("cleanup.policy", "compact")));
+    topics.add(
+        new NewTopic(
+            Topics.deadLetter(Topics.AGENT_RUNTIMES),
+            kafka.partitions(),
+            kafka.replicationFactor()));
     return new KafkaAdmin.NewTopics(topics.toArray(NewTopic[]::new));
   }
 
@@ -132,6 +147,23 @@ public class PlatformAutoConfiguration {
   @Bean
   StreamDrain streamDrain() {
     return new StreamDrain();
+  }
+
+  /** The SSRF guard's decision: what user-supplied URLs may reach. */
+  @Bean
+  @ConditionalOnMissingBean
+  OutboundPolicy outboundPolicy(OutboundProperties outbound) {
+    return outbound.policy();
+  }
+
+  /** HTTP clients for calls to user-supplied URLs, all through the guard. */
+  @Bean
+  @ConditionalOnMissingBean
+  OutboundHttp outboundHttp(OutboundPolicy policy, ObjectProvider<HostLookup> lookup) {
+    return new OutboundHttp(
+        policy,
+        lookup.getIfAvailable(HostLookup::system),
+        task -> Schedulers.boundedElastic().schedule(task));
   }
 
   @Bean

@@ -157,15 +157,22 @@ class GroupCommitTest {
     int callers = 8;
     int each = 10;
 
-    // Each caller sends its next request the moment its previous one is answered.
-    List<Integer> answers =
+    // The first write waits until every caller has sent its first request, however slowly the
+    // machine lets the callers start.
+    Sinks.Empty<Void> everyCallerStarted = Sinks.empty();
+    writer.hold = everyCallerStarted.asMono();
+    // Each caller sends its next request the moment its previous one is answered. Subscribing
+    // sends each caller's first request on this thread, so all are sent when toFuture returns.
+    var answered =
         Flux.range(0, callers)
             .flatMap(
                 caller ->
                     Flux.range(0, each).concatMap(k -> commit.submit("lane", caller * each + k)),
                 callers)
             .collectList()
-            .block(Duration.ofSeconds(30));
+            .toFuture();
+    everyCallerStarted.tryEmitEmpty();
+    List<Integer> answers = answered.orTimeout(30, TimeUnit.SECONDS).join();
 
     assertThat(answers).hasSize(callers * each);
     // The first caller's first request goes alone; from then on, the callers answered by a batch

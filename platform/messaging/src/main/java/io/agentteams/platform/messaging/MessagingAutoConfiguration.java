@@ -17,6 +17,7 @@ import io.agentteams.platform.outbox.OutboxProperties;
 import io.agentteams.platform.outbox.OutboxRelay;
 import io.agentteams.platform.outbox.PlatformHousekeeping;
 import io.agentteams.platform.outbox.RelayCheckpoint;
+import io.agentteams.platform.roster.RosterProperties;
 import io.agentteams.platform.roster.Rosters;
 import io.agentteams.platform.schema.PlatformSchemaMigration;
 import io.agentteams.platform.tracing.EventTracing;
@@ -152,6 +153,7 @@ public class MessagingAutoConfiguration {
   /** The roster projection, for services that need to know teams' members. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnProperty(name = "agentteams.roster.enabled", havingValue = "true")
+  @EnableConfigurationProperties(RosterProperties.class)
   static class RosterConfiguration {
 
     @Bean

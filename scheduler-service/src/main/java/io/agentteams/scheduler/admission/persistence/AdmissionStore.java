@@ -70,6 +70,9 @@ public class AdmissionStore {
           SELECT h.*, row_number() OVER (PARTITION BY owner_id ORDER BY queue_position) AS rank
           FROM heads h
           WHERE state = 'queued'
+            -- A disconnected team's requests stay queued until its owner reconnects it.
+            AND NOT EXISTS (SELECT 1 FROM platform.roster_team t
+                            WHERE t.team_id = h.team_id AND t.status = 'disconnected')
       )
       SELECT r.id, r.team_id, r.owner_id, r.conversation_id, r.kind, r.resume, r.queue_position,
              coalesce(c.tokens, 0) AS chain_tokens, coalesce(c.cost_units, 0) AS chain_cost,

@@ -8,9 +8,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -66,71 +68,55 @@ public class LeaseSweeper {
   public Mono<Void> sweep() {
     Duration offerTimeout = properties.offerTimeout();
     Mono<Void> untakenOffers =
-        Mono.defer(
-            () ->
-                offers
-                    .untakenSince(clock.instant().minus(offerTimeout), BATCH)
-                    .collectList()
-                    .flatMapIterable(ids -> ids)
-                    .concatMap(
-                        id ->
-                            step(
-                                id,
-                                transitions.applyIfFree(
-                                    id,
-                                    (job, now) -> {
-                                      var change = job.returnUntaken(now, offerTimeout);
-                                      if (change != null) {
-                                        untaken.increment();
-                                      }
-                                      return change;
-                                    })))
-                    .then());
+        each(
+            () -> offers.untakenSince(clock.instant().minus(offerTimeout), BATCH),
+            (job, now) -> {
+              var change = job.returnUntaken(now, offerTimeout);
+              if (change != null) {
+                untaken.increment();
+              }
+              return change;
+            });
     Mono<Void> lapsed =
-        offers
-            .lapsedLeases(clock.instant(), BATCH)
-            .collectList()
-            .flatMapIterable(ids -> ids)
-            .concatMap(
-                id ->
-                    step(
-                        id,
-                        transitions.applyIfFree(
-                            id,
-                            (job, now) -> {
-                              if (!job.leaseLapsed(now)) {
-                                return null;
-                              }
-                              expiries.increment();
-                              return job.expireLease(now);
-                            })))
-            .then();
+        each(
+            () -> offers.lapsedLeases(clock.instant(), BATCH),
+            (job, now) -> {
+              if (!job.leaseLapsed(now)) {
+                return null;
+              }
+              expiries.increment();
+              return job.expireLease(now);
+            });
     if (properties.unknownPolicy() == SchedulerProperties.UnknownPolicy.HOLD) {
       return untakenOffers.then(lapsed);
     }
     Duration timeout = properties.unknownTimeout();
     Mono<Void> unknown =
-        Mono.defer(
-            () ->
-                offers
-                    .unknownSince(clock.instant().minus(timeout), BATCH)
-                    .collectList()
-                    .flatMapIterable(ids -> ids)
-                    .concatMap(
-                        id ->
-                            step(
-                                id,
-                                transitions.applyIfFree(
-                                    id,
-                                    (job, now) -> {
-                                      var change = job.giveUpUnknown(now, timeout);
-                                      if (change != null) {
-                                        timeOuts.increment();
-                                      }
-                                      return change;
-                                    })))
-                    .then());
+        each(
+            () -> offers.unknownSince(clock.instant().minus(timeout), BATCH),
+            (job, now) -> {
+              var change = job.giveUpUnknown(now, timeout);
+              if (change != null) {
+                timeOuts.increment();
+              }
+              return change;
+            });
     return untakenOffers.then(lapsed).then(unknown);
+  }
+
+  /**
+   * Applies the transition to each job the query finds (read when the sweep reaches it), one at a
+   * time and each only if no one else holds it.
+   */
+  private Mono<Void> each(Supplier<Flux<UUID>> query, JobTransitions.Transition transition) {
+    return Mono.defer(
+        () ->
+            query
+                .get()
+                .collectList()
+                .flatMapIterable(ids -> ids)
+                .concatMap(id -> step(id, transitions.applyIfFree(id, transition)))
+                .then());
   }
 
   private Mono<Void> step(UUID id, Mono<?> work) {

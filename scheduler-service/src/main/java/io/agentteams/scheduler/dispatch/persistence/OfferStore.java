@@ -17,6 +17,14 @@ import reactor.core.publisher.Mono;
 @Repository
 public class OfferStore {
 
+  /**
+   * The job's team is disconnected: its unknown jobs wait for the owner's reconnect before their
+   * runtime is asked about them again.
+   */
+  public static final String DISCONNECTED_TEAM =
+      "SELECT 1 FROM platform.roster_team t WHERE t.team_id = job.team_id"
+          + " AND t.status = 'disconnected'";
+
   private final DatabaseClient db;
 
   public OfferStore(DatabaseClient db) {
@@ -25,7 +33,8 @@ public class OfferStore {
 
   /**
    * Locks up to {@code max} of the agent's offerable jobs, oldest first, skipping jobs another
-   * stream (on any replica) is claiming right now.
+   * stream (on any replica) is claiming right now. An unknown job of a disconnected team is not
+   * offerable until the team is reconnected.
    */
   public Flux<Job> lockOfferable(AgentKey agent, int max) {
     return db.sql(
@@ -33,7 +42,9 @@ public class OfferStore {
                 + JobStore.COLUMNS
                 + " FROM job WHERE owner_id = :owner AND agent_id = :agent"
                 + " AND ((state = 'admitted' AND lease_token IS NULL)"
-                + " OR (state = 'unknown' AND reoffer_due))"
+                + " OR (state = 'unknown' AND reoffer_due AND NOT EXISTS ("
+                + DISCONNECTED_TEAM
+                + ")))"
                 + " ORDER BY seq LIMIT :max FOR UPDATE SKIP LOCKED")
         .bind("owner", agent.ownerId())
         .bind("agent", agent.agentId())

@@ -66,7 +66,12 @@ public class WorkerEventsController {
       @Nullable String error,
       @Nullable UsageBody usage) {
 
-    WorkerReport toReport() {
+    /**
+     * The report this event makes.
+     *
+     * @throws io.agentteams.platform.problem.ProblemException naming what is missing or wrong
+     */
+    public WorkerReport toReport() {
       if (leaseToken == null || leaseToken.isBlank()) {
         throw WebProblems.invalid("missing-lease-token", "a report needs its lease token");
       }

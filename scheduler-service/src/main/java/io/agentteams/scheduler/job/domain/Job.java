@@ -134,6 +134,11 @@ public final class Job {
       return new Dispatch(renewed, reofferDue, offers, admissions, admittedBy, admittedAt);
     }
 
+    Dispatch lapsingAt(Instant at) {
+      Lease lapsing = Objects.requireNonNull(lease).lapsingAt(at);
+      return new Dispatch(lapsing, false, offers, admissions, admittedBy, admittedAt);
+    }
+
     Dispatch unleased() {
       return new Dispatch(null, reofferDue, offers, admissions, admittedBy, admittedAt);
     }
@@ -404,6 +409,46 @@ public final class Job {
       return null;
     }
     return transition(JobState.QUEUED);
+  }
+
+  // ---- push runtimes ----
+
+  /**
+   * A push runtime is about to send the job it holds under this lease (again): the lease is renewed
+   * so that it covers the attempt. Changes no state.
+   */
+  public void extendLease(String token, Instant now) {
+    requireLease(token);
+    if (!state().holdsSlot()) {
+      throw JobProblems.wrongState(id(), state(), "be pushed");
+    }
+    stored = stored.with(stored.dispatch().renewed(now));
+  }
+
+  /**
+   * A push left but no answer came back in time, so whether the agent took the job is unknown. The
+   * job keeps its slot as {@code unknown}; the lease stays valid (the agent's own late report still
+   * settles the job) and lapses at {@code reconcileAt}, when a reconciliation offer asks the agent
+   * again under the same idempotency key. A job a report already moved on is left alone.
+   */
+  public @Nullable JobChange pushOutcomeUnknown(String token, Instant now, Instant reconcileAt) {
+    requireLease(token);
+    switch (state()) {
+      case ADMITTED, RUNNING -> {
+        stored =
+            stored
+                .with(stored.dispatch().lapsingAt(reconcileAt))
+                .with(stored.run().unknownSince(now));
+        return transition(JobState.UNKNOWN);
+      }
+      case UNKNOWN -> {
+        stored = stored.with(stored.dispatch().lapsingAt(reconcileAt));
+        return null;
+      }
+      default -> {
+        return null;
+      }
+    }
   }
 
   // ---- the owner ----

@@ -29,4 +29,9 @@ public record Lease(String token, Instant expiresAt, Duration ttl, @Nullable Str
   public Lease renewedAt(Instant now) {
     return new Lease(token, now.plus(ttl), ttl, holder);
   }
+
+  /** The same lease, lapsing at {@code at} instead. */
+  public Lease lapsingAt(Instant at) {
+    return new Lease(token, at, ttl, holder);
+  }
 }

@@ -6,6 +6,7 @@ import io.agentteams.contracts.scheduler.JobInputRequired;
 import io.agentteams.contracts.scheduler.JobRequested;
 import io.agentteams.contracts.scheduler.JobResultRecorded;
 import io.agentteams.contracts.scheduler.JobStateChanged;
+import io.agentteams.contracts.scheduler.RuntimeRefusedAccess;
 import io.agentteams.platform.outbox.Outbox;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.JobChange;
@@ -106,6 +107,24 @@ public class JobEvents {
                 new Outbox.Pending(
                     spec.teamId().toString(), spec.ownerId(), job.revision(), payload))
         .toList();
+  }
+
+  /**
+   * The job's push runtime refused access: {@code RuntimeRefusedAccess}, so that team-service
+   * disconnects the team with the reason.
+   */
+  public Mono<Void> runtimeRefusedAccess(Job job, String reason) {
+    JobSpec spec = job.spec();
+    return append(
+            job,
+            new RuntimeRefusedAccess(
+                spec.id().toString(),
+                spec.teamId().toString(),
+                spec.target().name(),
+                spec.target().agentId(),
+                reason,
+                job.revision()))
+        .then();
   }
 
   private static JobResultRecorded result(Job job) {

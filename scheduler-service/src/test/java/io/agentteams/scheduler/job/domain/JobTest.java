@@ -131,6 +131,44 @@ class JobTest {
   }
 
   @Test
+  void aPushWithoutAnAnswerMakesTheJobUnknownHoldingItsSlotUntilItsReconciliation() {
+    Job job = request();
+    job.admit("r1", T0);
+    job.offer("t1", T0, LEASE);
+    job.extendLease("t1", T0.plusSeconds(5));
+    assertThat(job.lease().expiresAt()).isEqualTo(T0.plusSeconds(35));
+
+    JobChange unknown = job.pushOutcomeUnknown("t1", T0.plusSeconds(10), T0.plusSeconds(20));
+    assertThat(unknown.to()).isEqualTo(JobState.UNKNOWN);
+    assertThat(job.state().holdsSlot()).isTrue();
+    assertThat(job.unknownSince()).isEqualTo(T0.plusSeconds(10));
+    assertThat(job.reofferDue()).as("not before the reconcile delay").isFalse();
+    assertThat(job.leaseLapsed(T0.plusSeconds(15))).isFalse();
+    assertThat(job.pushOutcomeUnknown("t1", T0.plusSeconds(12), T0.plusSeconds(22)))
+        .as("a second unknown changes only when it is asked again")
+        .isNull();
+
+    assertThat(job.expireLease(T0.plusSeconds(23))).isNull();
+    assertThat(job.reofferDue()).isTrue();
+    assertThat(job.offer("t2", T0.plusSeconds(24), LEASE)).as("a reconciliation").isTrue();
+    assertThat(code(() -> job.extendLease("t1", T0.plusSeconds(25)))).isEqualTo("stale-lease");
+    assertThat(job.complete("t2", "done", 1000, Usage.NONE, null, T0.plusSeconds(26)).to())
+        .isEqualTo(JobState.COMPLETED);
+    assertThat(job.pushOutcomeUnknown("t2", T0.plusSeconds(27), T0.plusSeconds(30)))
+        .as("a finished job stays finished")
+        .isNull();
+    assertThat(code(() -> job.extendLease("t2", T0.plusSeconds(28)))).isEqualTo("job-finished");
+  }
+
+  @Test
+  void theAgentsLateAnswerStillSettlesAnUnknownPush() {
+    Job job = running("t1");
+    job.pushOutcomeUnknown("t1", T0.plusSeconds(10), T0.plusSeconds(20));
+    assertThat(job.complete("t1", "late but true", 1000, Usage.NONE, null, T0.plusSeconds(11)).to())
+        .isEqualTo(JobState.COMPLETED);
+  }
+
+  @Test
   void aQuestionReleasesTheSlotAndAnAnswerQueuesTheJobAgain() {
     Job job = running("t1");
     Question question = new Question(InputKind.CLARIFICATION, "Which one?");

@@ -1,5 +1,7 @@
 package io.agentteams.team.agents.application;
 
+import io.agentteams.platform.outbound.OutboundHttp;
+import io.agentteams.platform.outbound.OutboundRefused;
 import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.team.agents.AgentProperties;
 import io.agentteams.team.agents.domain.Agent;
@@ -8,6 +10,8 @@ import io.agentteams.team.agents.domain.AgentId;
 import io.agentteams.team.agents.domain.AgentLimits;
 import io.agentteams.team.agents.domain.AgentProblems;
 import io.agentteams.team.agents.domain.AgentRuntime;
+import io.agentteams.team.agents.domain.RuntimeKind;
+import io.agentteams.team.agents.domain.WebhookSecrets;
 import io.agentteams.team.agents.persistence.AgentStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -25,17 +29,31 @@ import reactor.core.publisher.Mono;
 @Service
 public class AgentCatalog {
 
+  /**
+   * An agent as registered or replaced.
+   *
+   * @param agent the agent
+   * @param newWebhookSecret the signing secret made for it now, shown to the owner this once
+   */
+  public record Saved(Agent agent, @Nullable String newWebhookSecret) {}
+
   private final AgentStore agents;
   private final TransactionalOperator transactions;
   private final AgentProperties properties;
   private final AgentLimits limits;
   private final Clock clock;
+  private final OutboundHttp outbound;
+  private final AgentRuntimes runtimes;
 
   public AgentCatalog(
       AgentStore agents,
       TransactionalOperator transactions,
       AgentProperties properties,
-      Clock clock) {
+      Clock clock,
+      OutboundHttp outbound,
+      AgentRuntimes runtimes) {
+    this.outbound = outbound;
+    this.runtimes = runtimes;
     this.agents = agents;
     this.transactions = transactions;
     this.properties = properties;
@@ -44,7 +62,7 @@ public class AgentCatalog {
   }
 
   /** Registers an agent under the given id, or a generated one when none is given. */
-  public Mono<Agent> register(String ownerId, @Nullable String id, AgentDraft draft) {
+  public Mono<Saved> register(String ownerId, @Nullable String id, AgentDraft draft) {
     return Mono.fromCallable(
             () ->
                 Agent.register(
@@ -53,7 +71,28 @@ public class AgentCatalog {
                     draft,
                     limits,
                     clock.instant()))
-        .flatMap(agent -> transactions.transactional(insertWithinLimit(agent)));
+        .flatMap(agent -> reachable(agent.runtime()).thenReturn(agent))
+        .flatMap(
+            agent ->
+                transactions.transactional(insertWithinLimit(agent).flatMap(this::runtimeChanged)));
+  }
+
+  /**
+   * The agent, once its endpoint passed the outbound guard: a webhook or A2A endpoint on a private,
+   * loopback or metadata address (unless the operator allows it) is refused here, with the reason,
+   * rather than at its first job.
+   */
+  private Mono<Void> reachable(AgentRuntime runtime) {
+    String endpoint = runtime.endpoint();
+    if (endpoint == null) {
+      return Mono.empty();
+    }
+    return outbound
+        .vet(endpoint)
+        .onErrorMap(
+            OutboundRefused.class,
+            refused -> AgentProblems.invalidEndpoint(endpoint, refused.reason()))
+        .then();
   }
 
   /** Inserts the agent under its owner's lock, if the catalog has room and the id is free. */
@@ -72,14 +111,48 @@ public class AgentCatalog {
   }
 
   /** Replaces the fields of one of the owner's agents. */
-  public Mono<Agent> replace(String ownerId, String id, AgentDraft draft) {
+  public Mono<Saved> replace(String ownerId, String id, AgentDraft draft) {
+    AgentId agentId = existingId(id);
+    // The endpoint is vetted (which may resolve its host) before the agent's row is locked.
+    Mono<Void> vetted =
+        Mono.fromCallable(
+                () ->
+                    AgentRuntime.of(
+                        draft.runtimeKind(), draft.endpoint(), limits.endpointMaxBytes()))
+            .flatMap(this::reachable);
+    return vetted.then(
+        transactions.transactional(
+            agents
+                .lock(ownerId, agentId)
+                .switchIfEmpty(Mono.error(AgentProblems.agentNotFound(id)))
+                .map(agent -> agent.replace(draft, limits, clock.instant()))
+                .flatMap(agent -> agents.update(agent).thenReturn(agent))
+                .flatMap(this::runtimeChanged)));
+  }
+
+  /**
+   * A new signing secret for one of the owner's webhook agents, shown this once; the previous one
+   * is still signed with for the configured overlap.
+   */
+  public Mono<WebhookSecrets> rotateWebhookSecret(String ownerId, String id) {
     AgentId agentId = existingId(id);
     return transactions.transactional(
         agents
             .lock(ownerId, agentId)
             .switchIfEmpty(Mono.error(AgentProblems.agentNotFound(id)))
-            .map(agent -> agent.replace(draft, limits, clock.instant()))
-            .flatMap(agent -> agents.update(agent).thenReturn(agent)));
+            .flatMap(
+                agent ->
+                    agent.runtime().kind() == RuntimeKind.WEBHOOK
+                        ? runtimes.rotate(agent)
+                        : Mono.error(
+                            AgentProblems.notAWebhookAgent(agent.id(), agent.runtime().kind()))));
+  }
+
+  private Mono<Saved> runtimeChanged(Agent agent) {
+    return runtimes
+        .changed(agent)
+        .map(secret -> new Saved(agent, secret))
+        .defaultIfEmpty(new Saved(agent, null));
   }
 
   /**

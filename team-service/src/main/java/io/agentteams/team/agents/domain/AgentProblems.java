@@ -46,6 +46,14 @@ public final class AgentProblems {
         "agent-exists", "agent '" + id + "' is already registered", Map.of("agent_id", id.value()));
   }
 
+  /** Only a webhook agent has a signing secret to rotate. */
+  public static DomainFailure notAWebhookAgent(AgentId id, RuntimeKind kind) {
+    return DomainFailure.conflict(
+        "not-a-webhook-agent",
+        "agent '" + id + "' runs as " + kind.wire() + "; only webhook agents have a signing secret",
+        Map.of("agent_id", id.value(), "runtime_kind", kind.wire()));
+  }
+
   /** The owner's catalog holds as many agents as it may. */
   public static LimitExceededException tooManyAgents(int max, long actual) {
     return new LimitExceededException("agent.max-agents-per-owner", "agents", max, actual);

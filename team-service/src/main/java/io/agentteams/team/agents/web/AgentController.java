@@ -1,5 +1,6 @@
 package io.agentteams.team.agents.web;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.team.agents.application.AgentCatalog;
 import io.agentteams.team.agents.application.AgentPage;
@@ -42,9 +43,9 @@ public class AgentController {
     return catalog
         .register(owner.ownerId(), request.id(), request.draft())
         .map(
-            agent ->
-                ResponseEntity.created(URI.create("/api/v1/agents/" + agent.id()))
-                    .body(AgentView.of(agent)));
+            saved ->
+                ResponseEntity.created(URI.create("/api/v1/agents/" + saved.agent().id()))
+                    .body(AgentView.of(saved)));
   }
 
   @PutMapping("/{agentId}")
@@ -62,6 +63,18 @@ public class AgentController {
   @ResponseStatus(HttpStatus.NO_CONTENT)
   public Mono<Void> delete(Caller.Owner owner, @PathVariable String agentId) {
     return catalog.delete(owner.ownerId(), agentId);
+  }
+
+  /**
+   * {@code POST /api/v1/agents/{id}/webhook-secret}: a new signing secret for a webhook agent,
+   * shown this once. Pushes are signed with both the new and the previous secret until {@code
+   * previous_valid_until}, so the agent can switch to the new one without refusing a push.
+   */
+  @PostMapping("/{agentId}/webhook-secret")
+  public Mono<SecretView> rotateWebhookSecret(Caller.Owner owner, @PathVariable String agentId) {
+    return catalog
+        .rotateWebhookSecret(owner.ownerId(), agentId)
+        .map(secrets -> new SecretView(secrets.current(), secrets.previousValidUntil()));
   }
 
   @GetMapping("/{agentId}")
@@ -99,7 +112,10 @@ public class AgentController {
   /** How the agent runs; a missing runtime means {@code pull}. */
   public record RuntimeRequest(@Nullable String kind, @Nullable String endpoint) {}
 
-  /** An agent as the API shows it. */
+  /**
+   * An agent as the API shows it. {@code webhook_secret} appears only in the answer that made it:
+   * registering a webhook agent, or turning an agent into one.
+   */
   public record AgentView(
       String id,
       String name,
@@ -108,9 +124,18 @@ public class AgentController {
       List<String> toolGroups,
       long revision,
       Instant createdAt,
-      Instant updatedAt) {
+      Instant updatedAt,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String webhookSecret) {
+
+    static AgentView of(AgentCatalog.Saved saved) {
+      return of(saved.agent(), saved.newWebhookSecret());
+    }
 
     static AgentView of(Agent agent) {
+      return of(agent, null);
+    }
+
+    private static AgentView of(Agent agent, @Nullable String webhookSecret) {
       return new AgentView(
           agent.id().value(),
           agent.name(),
@@ -119,9 +144,18 @@ public class AgentController {
           agent.toolGroups(),
           agent.revision(),
           agent.createdAt(),
-          agent.updatedAt());
+          agent.updatedAt(),
+          webhookSecret);
     }
   }
+
+  /**
+   * A rotated webhook secret.
+   *
+   * @param webhookSecret the new secret, shown this once
+   * @param previousValidUntil until when pushes are signed with the previous secret too
+   */
+  public record SecretView(String webhookSecret, @Nullable Instant previousValidUntil) {}
 
   /** How an agent runs, as the API shows it. */
   public record RuntimeView(String kind, @Nullable String endpoint) {}

@@ -1,8 +1,10 @@
 package io.agentteams.team.teams.application;
 
+import io.agentteams.contracts.team.TeamStatus;
 import io.agentteams.platform.access.AccessPolicy;
 import io.agentteams.platform.access.Grant;
 import io.agentteams.platform.access.TeamAccess;
+import io.agentteams.platform.access.TeamIds;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.team.agents.application.AgentCatalog;
 import io.agentteams.team.agents.domain.AgentRuntime;
@@ -104,7 +106,7 @@ public class TeamCommands {
       List<NewMember> members,
       Map<String, AgentRuntime> runtimes) {
     return Team.create(
-        UUID.randomUUID(),
+        TeamIds.mint(clock.instant()),
         owner.ownerId(),
         name,
         goal,
@@ -191,6 +193,20 @@ public class TeamCommands {
         lockVisible(service, teamId)
             .flatMap(team -> team.disconnect(reason) ? saveWithEvents(team) : Mono.just(team));
     return transactions.transactional(disconnected);
+  }
+
+  /**
+   * A push runtime refused access to one of the team's jobs (the scheduler's {@code
+   * RuntimeRefusedAccess}): a ready team becomes disconnected with the reason. A team in any other
+   * status is left as it is (already disconnected, being reconnected, failed or deleted).
+   */
+  public Mono<Void> runtimeRefusedAccess(UUID teamId, String reason) {
+    Mono<Team> disconnected =
+        teams
+            .lock(teamId)
+            .filter(team -> team.status() == TeamStatus.READY)
+            .flatMap(team -> team.disconnect(reason) ? saveWithEvents(team) : Mono.just(team));
+    return transactions.transactional(disconnected).then();
   }
 
   private Mono<Team> saveWithEvents(Team team) {

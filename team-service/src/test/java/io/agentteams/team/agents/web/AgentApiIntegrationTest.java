@@ -2,8 +2,11 @@ package io.agentteams.team.agents.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.agentteams.contracts.agent.AgentRuntimeChanged;
+import io.agentteams.platform.event.EventEnvelope;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.team.TeamServiceTest;
+import io.agentteams.team.support.EventTape;
 import io.agentteams.team.support.TeamApi;
 import java.util.ArrayList;
 import java.util.List;
@@ -229,6 +232,117 @@ class AgentApiIntegrationTest {
         .isEqualTo("missing-endpoint");
     get("long").expectStatus().isNotFound();
     get("hook").expectStatus().isNotFound();
+  }
+
+  @Test
+  void aWebhookAgentsSecretIsShownOnceRotatesWithAnOverlapAndReachesTheScheduler() {
+    Map<?, ?> registered =
+        web.post()
+            .uri("/api/v1/agents")
+            .header("Authorization", api.owner(owner))
+            .bodyValue(
+                Map.of(
+                    "id",
+                    "hook",
+                    "name",
+                    "Hook",
+                    "runtime",
+                    Map.of("kind", "webhook", "endpoint", "https://agents.example/hook")))
+            .exchange()
+            .expectStatus()
+            .isCreated()
+            .expectBody(Map.class)
+            .returnResult()
+            .getResponseBody();
+    String first = (String) registered.get("webhook_secret");
+    assertThat(first).startsWith("whsec_");
+    assertThat(java.util.Base64.getDecoder().decode(first.substring(6))).hasSize(32);
+    get("hook").expectBody().jsonPath("$.webhook_secret").doesNotExist();
+
+    Map<?, ?> rotated =
+        web.post()
+            .uri("/api/v1/agents/hook/webhook-secret")
+            .header("Authorization", api.owner(owner))
+            .exchange()
+            .expectStatus()
+            .isOk()
+            .expectBody(Map.class)
+            .returnResult()
+            .getResponseBody();
+    String second = (String) rotated.get("webhook_secret");
+    assertThat(second).startsWith("whsec_").isNotEqualTo(first);
+    assertThat(java.time.Instant.parse((String) rotated.get("previous_valid_until")))
+        .isAfter(java.time.Instant.now().plus(java.time.Duration.ofHours(23)));
+
+    // The scheduler learns both secrets, in order, from the agent runtimes topic alone.
+    EventTape tape = EventTape.agentRuntimes();
+    List<EventEnvelope> events =
+        org.awaitility.Awaitility.await()
+            .atMost(java.time.Duration.ofSeconds(30))
+            .until(() -> tape.of(AgentRuntimeChanged.key(owner, "hook")), e -> e.size() == 2);
+    AgentRuntimeChanged last = tape.codec().data(events.get(1), AgentRuntimeChanged.class);
+    assertThat(last.webhookSecret()).isEqualTo(second);
+    assertThat(last.previousWebhookSecret()).isEqualTo(first);
+    assertThat(last.version()).isEqualTo(2);
+    assertThat(EventTape.teamEvents().of(AgentRuntimeChanged.key(owner, "hook"))).isEmpty();
+
+    register("plain", "Plain", "");
+    web.post()
+        .uri("/api/v1/agents/plain/webhook-secret")
+        .header("Authorization", api.owner(owner))
+        .exchange()
+        .expectStatus()
+        .isEqualTo(409)
+        .expectBody()
+        .jsonPath("$.code")
+        .isEqualTo("not-a-webhook-agent");
+  }
+
+  @Test
+  void refusesAnEndpointOnAPrivateLoopbackOrMetadataAddressWithTheReason() {
+    Map<String, String> refused =
+        Map.of(
+            "http://169.254.169.254/latest/meta-data", "link-local and cloud metadata",
+            "https://10.0.0.8/hook", "private (10.0.0.0/8)",
+            "http://127.0.0.1:9000/a2a", "loopback",
+            "http://[::ffff:10.0.0.8]/hook", "IPv4-mapped",
+            "http://2130706433/hook", "ambiguous numeric host",
+            "http://metadata.google.internal/computeMetadata", "metadata service");
+    refused.forEach(
+        (endpoint, reason) ->
+            web.post()
+                .uri("/api/v1/agents")
+                .header("Authorization", api.owner(owner))
+                .bodyValue(
+                    Map.of(
+                        "id", "private",
+                        "name", "Private",
+                        "runtime", Map.of("kind", "a2a", "endpoint", endpoint)))
+                .exchange()
+                .expectStatus()
+                .isBadRequest()
+                .expectBody()
+                .jsonPath("$.code")
+                .isEqualTo("invalid-endpoint")
+                .jsonPath("$.detail")
+                .value(detail -> assertThat((String) detail).contains(endpoint).contains(reason)));
+    register("private", "Private", "");
+    web.put()
+        .uri("/api/v1/agents/private")
+        .header("Authorization", api.owner(owner))
+        .bodyValue(
+            Map.of(
+                "name",
+                "Private",
+                "runtime",
+                Map.of("kind", "webhook", "endpoint", "http://192.168.1.20/hook")))
+        .exchange()
+        .expectStatus()
+        .isBadRequest()
+        .expectBody()
+        .jsonPath("$.detail")
+        .value(detail -> assertThat((String) detail).contains("private (192.168.0.0/16)"));
+    get("private").expectBody().jsonPath("$.runtime.kind").isEqualTo("pull");
   }
 
   @Test

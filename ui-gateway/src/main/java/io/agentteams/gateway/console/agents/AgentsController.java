@@ -21,7 +21,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * {@code /console/agents}: the owner's agents with whether a worker is connected; register and edit
- * an agent; mint a worker token, shown once.
+ * an agent; mint a worker token, shown once; see a webhook agent's signing secret once when it is
+ * registered, and rotate it.
  */
 @Controller
 public class AgentsController {
@@ -56,6 +57,19 @@ public class AgentsController {
               return api.post(owner, "/api/v1/agents", draft.request(true))
                   .flatMap(
                       result -> {
+                        String secret =
+                            result.body() == null
+                                ? ""
+                                : result.body().path("webhook_secret").asString("");
+                        if (result.ok() && !secret.isEmpty()) {
+                          // A webhook agent's signing secret: shown on this page, this once.
+                          exchange.getResponse().getHeaders().setCacheControl("no-store");
+                          model.addAttribute("saved", draft.id());
+                          model.addAttribute("agentId", draft.id());
+                          model.addAttribute("secret", secret);
+                          model.addAttribute("previousValidUntil", null);
+                          return page(owner, model, AgentDraft.empty(), null);
+                        }
                         if (result.ok()) {
                           return Mono.just("redirect:/console/agents?saved=" + draft.id());
                         }
@@ -125,6 +139,37 @@ public class AgentsController {
                 model.addAttribute("error", result.message());
               }
               return "fragments/agents :: token";
+            });
+  }
+
+  /**
+   * A new signing secret for a webhook agent: shown once, in the fragment that answers; the
+   * previous one is still signed with until the time it names.
+   */
+  @PostMapping("/console/agents/{agentId}/webhook-secret")
+  public Mono<String> rotate(
+      @PathVariable String agentId, Principal principal, ServerWebExchange exchange, Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    exchange.getResponse().getHeaders().setCacheControl("no-store");
+    return api.post(
+            owner,
+            ConsoleApi.path("/api/v1/agents/{id}/webhook-secret", Map.of(), agentId),
+            Map.of())
+        .map(
+            result -> {
+              model.addAttribute("agentId", agentId);
+              if (result.ok() && result.body() != null) {
+                model.addAttribute("secret", result.body().path("webhook_secret").asString());
+                model.addAttribute(
+                    "previousValidUntil", result.body().path("previous_valid_until").asString(""));
+                model.addAttribute("error", null);
+              } else {
+                exchange.getResponse().setStatusCode(status(result));
+                model.addAttribute("secret", null);
+                model.addAttribute("previousValidUntil", null);
+                model.addAttribute("error", result.message());
+              }
+              return "fragments/agents :: secret";
             });
   }
 

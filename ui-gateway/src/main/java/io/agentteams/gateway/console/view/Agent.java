@@ -28,4 +28,9 @@ public record Agent(
   public boolean pull() {
     return "pull".equals(runtime.kind());
   }
+
+  /** Whether its jobs are pushed to it signed, so it has a signing secret to rotate. */
+  public boolean webhook() {
+    return "webhook".equals(runtime.kind());
+  }
 }

@@ -1,0 +1,44 @@
+package io.agentteams.contracts.agent;
+
+import io.agentteams.contracts.EventPayload;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How an agent of an owner's catalog runs now: registered, replaced, or its webhook secret rotated.
+ * Published on {@code Topics.AGENT_RUNTIMES} only (never on the topics the gateway relays to
+ * people), keyed by {@link #key}, for the scheduler, which pushes jobs to webhook agents and signs
+ * them with these secrets.
+ *
+ * @param ownerId the owner whose catalog holds the agent
+ * @param agentId the agent
+ * @param runtimeKind {@code pull}, {@code webhook} or {@code a2a}
+ * @param endpoint where a webhook or A2A agent is reached
+ * @param webhookSecret the secret pushes are signed with, for webhook agents
+ * @param previousWebhookSecret the secret before the last rotation, still signed with too until
+ *     {@code previousValidUntil}, so the agent can switch without missing a push
+ * @param previousValidUntil when the previous secret stops being used (ISO-8601)
+ * @param version raised by every change of the agent's runtime; a consumer ignores older ones
+ */
+public record AgentRuntimeChanged(
+    String ownerId,
+    String agentId,
+    String runtimeKind,
+    @Nullable String endpoint,
+    @Nullable String webhookSecret,
+    @Nullable String previousWebhookSecret,
+    @Nullable String previousValidUntil,
+    long version)
+    implements EventPayload {
+
+  public static final String TYPE = "AgentRuntimeChanged";
+
+  /** The Kafka key of an agent's runtime events: one owner's agent, in order. */
+  public static String key(String ownerId, String agentId) {
+    return "agent:" + ownerId + "/" + agentId;
+  }
+
+  @Override
+  public String eventType() {
+    return TYPE;
+  }
+}

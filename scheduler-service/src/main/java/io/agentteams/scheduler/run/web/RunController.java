@@ -1,0 +1,122 @@
+package io.agentteams.scheduler.run.web;
+
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.scheduler.job.web.JobView;
+import io.agentteams.scheduler.run.application.RunCommands;
+import java.util.List;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code /api/v1/teams/{teamId}/runs}: the owner starts a run on an objective, follows it, approves
+ * or rejects its plan, cancels it, and exports its whole record.
+ */
+@RestController
+public class RunController {
+
+  private static final int MAX_PAGE = 100;
+
+  private final RunCommands commands;
+  private final JsonMapper json;
+
+  public RunController(RunCommands commands, JsonMapper json) {
+    this.commands = commands;
+    this.json = json;
+  }
+
+  /** Starts a run (201), or returns the run an earlier request with the key started (200). */
+  @PostMapping("/api/v1/teams/{teamId}/runs")
+  public Mono<ResponseEntity<RunView>> start(
+      Caller.Owner owner, @PathVariable UUID teamId, @RequestBody RunCommands.NewRun body) {
+    return commands
+        .start(owner, teamId, body)
+        .map(
+            started ->
+                ResponseEntity.status(started.replayed() ? HttpStatus.OK : HttpStatus.CREATED)
+                    .body(RunView.of(started.run())));
+  }
+
+  @GetMapping("/api/v1/teams/{teamId}/runs")
+  public Mono<RunPage> list(
+      Caller.Owner owner,
+      @PathVariable UUID teamId,
+      @RequestParam(name = "limit", required = false) @Nullable Integer limit) {
+    int size = limit == null ? 20 : Math.max(1, Math.min(MAX_PAGE, limit));
+    return commands
+        .list(owner, teamId, size)
+        .map(runs -> new RunPage(runs.stream().map(RunView::of).toList()));
+  }
+
+  @GetMapping("/api/v1/teams/{teamId}/runs/{runId}")
+  public Mono<RunView> get(
+      Caller.Owner owner, @PathVariable UUID teamId, @PathVariable UUID runId) {
+    return commands.find(owner, teamId, runId).map(RunView::of);
+  }
+
+  /** Approves the plan of a run awaiting approval: its first round is dispatched. */
+  @PostMapping("/api/v1/teams/{teamId}/runs/{runId}/approve")
+  public Mono<RunView> approve(
+      Caller.Owner owner, @PathVariable UUID teamId, @PathVariable UUID runId) {
+    return commands.approve(owner, teamId, runId).map(RunView::of);
+  }
+
+  /** Rejects the plan of a run awaiting approval: the run fails with the reason. */
+  @PostMapping("/api/v1/teams/{teamId}/runs/{runId}/reject")
+  public Mono<RunView> reject(
+      Caller.Owner owner,
+      @PathVariable UUID teamId,
+      @PathVariable UUID runId,
+      @RequestBody Rejection body) {
+    return commands.reject(owner, teamId, runId, body.reason()).map(RunView::of);
+  }
+
+  /** Cancels the run and its unfinished jobs. */
+  @PostMapping("/api/v1/teams/{teamId}/runs/{runId}/cancel")
+  public Mono<RunView> cancel(
+      Caller.Owner owner, @PathVariable UUID teamId, @PathVariable UUID runId) {
+    return commands.cancel(owner, teamId, runId).map(RunView::of);
+  }
+
+  /** The run's whole record as one document: the run, its timeline and every job it created. */
+  @GetMapping("/api/v1/teams/{teamId}/runs/{runId}/export")
+  public Mono<RunExport> export(
+      Caller.Owner owner, @PathVariable UUID teamId, @PathVariable UUID runId) {
+    return commands
+        .export(owner, teamId, runId)
+        .map(
+            record ->
+                new RunExport(
+                    RunView.of(record.run()),
+                    record.timeline().stream().map(RunView.EntryView::of).toList(),
+                    record.jobs().stream()
+                        .map(
+                            j ->
+                                new RunJobView(
+                                    j.role().role().wire(),
+                                    j.role().taskKey(),
+                                    JobView.of(j.job(), json)))
+                        .toList()));
+  }
+
+  /** Why the plan is rejected. */
+  public record Rejection(@Nullable String reason) {}
+
+  /** A page of runs, newest first. */
+  public record RunPage(List<RunView> runs) {}
+
+  /** A run's whole record. */
+  public record RunExport(RunView run, List<RunView.EntryView> timeline, List<RunJobView> jobs) {}
+
+  /** One of the run's jobs and what it was for. */
+  public record RunJobView(String role, @Nullable String taskId, JobView job) {}
+}

@@ -1,0 +1,60 @@
+package io.agentteams.scheduler.webhook;
+
+import io.agentteams.scheduler.webhook.domain.RetryPolicy;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The webhook runtime's bounds.
+ *
+ * @param connectTimeout the longest a connection to an agent may take to open
+ * @param responseTimeout the longest to wait for an agent's answer; past it the push's outcome is
+ *     unknown
+ * @param maxResponseBytes the largest answer read; a larger one fails the job
+ * @param maxAttempts attempts per push message (network errors before sending, 429, 5xx)
+ * @param backoffBase the wait before the second attempt, before jitter; doubled for each next one
+ * @param backoffMax the longest wait between attempts, also the cap on an agent's Retry-After
+ * @param reconcileDelay how long after an unknown outcome the agent is asked again, with the same
+ *     idempotency key
+ * @param leaseTtl the lease of a pushed job: renewed before every attempt, and by the agent's
+ *     heartbeats once it accepted the job (202); longer than the response time-out
+ * @param pollInterval how often a replica looks for webhook jobs besides the database's signals
+ * @param maxInFlight pushes one replica keeps in flight at once
+ * @param deliveryRetention how long push records of ended jobs are kept
+ */
+@Validated
+@ConfigurationProperties("agentteams.scheduler.webhook")
+public record WebhookProperties(
+    @DefaultValue("5s") Duration connectTimeout,
+    @DefaultValue("30s") Duration responseTimeout,
+    @DefaultValue("1MB") DataSize maxResponseBytes,
+    @DefaultValue("5") int maxAttempts,
+    @DefaultValue("1s") Duration backoffBase,
+    @DefaultValue("60s") Duration backoffMax,
+    @DefaultValue("10s") Duration reconcileDelay,
+    @DefaultValue("60s") Duration leaseTtl,
+    @DefaultValue("1s") Duration pollInterval,
+    @DefaultValue("64") int maxInFlight,
+    @DefaultValue("1d") Duration deliveryRetention) {
+
+  public WebhookProperties {
+    if (leaseTtl.compareTo(responseTimeout.plus(connectTimeout)) <= 0) {
+      throw new IllegalArgumentException(
+          "agentteams.scheduler.webhook.lease-ttl must exceed connect-timeout + response-timeout,"
+              + " or a push in flight would lose its lease");
+    }
+    if (maxInFlight < 1) {
+      throw new IllegalArgumentException("agentteams.scheduler.webhook.max-in-flight must be >= 1");
+    }
+    // Checked here so a bad setting fails at start-up.
+    new RetryPolicy(maxAttempts, backoffBase, backoffMax);
+  }
+
+  /** The retry policy these settings describe. */
+  public RetryPolicy retryPolicy() {
+    return new RetryPolicy(maxAttempts, backoffBase, backoffMax);
+  }
+}

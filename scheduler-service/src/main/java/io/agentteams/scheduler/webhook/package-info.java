@@ -1,0 +1,9 @@
+/**
+ * The webhook runtime: admitted jobs of webhook agents pushed to their endpoints as signed Standard
+ * Webhooks requests, answered in the response or later under the lease, retried with back-off, and
+ * reconciled when their outcome is unknown.
+ */
+@NullMarked
+package io.agentteams.scheduler.webhook;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,110 @@
+package io.agentteams.team.agents.application;
+
+import io.agentteams.contracts.Topics;
+import io.agentteams.contracts.agent.AgentRuntimeChanged;
+import io.agentteams.platform.outbox.Outbox;
+import io.agentteams.team.agents.AgentProperties;
+import io.agentteams.team.agents.domain.Agent;
+import io.agentteams.team.agents.domain.RuntimeKind;
+import io.agentteams.team.agents.domain.WebhookSecrets;
+import io.agentteams.team.agents.persistence.WebhookSecretStore;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+/**
+ * Keeps what the scheduler needs to reach an agent in step with the catalog: a webhook agent gets
+ * its signing secret when it becomes one (shown to the owner once), and every change of how an
+ * agent runs is published as {@link AgentRuntimeChanged} through the outbox, in the same
+ * transaction as the change.
+ */
+@Component
+public class AgentRuntimes {
+
+  private final WebhookSecretStore secrets;
+  private final Outbox outbox;
+  private final AgentProperties properties;
+  private final Clock clock;
+  private final SecureRandom random = new SecureRandom();
+
+  public AgentRuntimes(
+      WebhookSecretStore secrets, Outbox outbox, AgentProperties properties, Clock clock) {
+    this.secrets = secrets;
+    this.outbox = outbox;
+    this.properties = properties;
+    this.clock = clock;
+  }
+
+  /**
+   * The agent was registered or replaced (its row is locked by the caller's transaction): a webhook
+   * agent without a secret gets one, an agent that no longer runs as a webhook loses its secrets,
+   * and the change is published.
+   *
+   * @return a secret made now, to be shown once, or empty
+   */
+  public Mono<String> changed(Agent agent) {
+    String owner = agent.ownerId();
+    if (agent.runtime().kind() != RuntimeKind.WEBHOOK) {
+      return secrets.delete(owner, agent.id()).then(publish(agent, null)).then(Mono.empty());
+    }
+    return secrets
+        .find(owner, agent.id())
+        .map(kept -> new Made(kept, false))
+        .switchIfEmpty(Mono.fromSupplier(() -> new Made(WebhookSecrets.fresh(random), true)))
+        .flatMap(
+            made ->
+                (made.fresh()
+                        ? secrets.save(owner, agent.id(), made.secrets())
+                        : Mono.<Void>empty())
+                    .then(publish(agent, made.secrets()))
+                    .then(made.fresh() ? Mono.just(made.secrets().current()) : Mono.empty()));
+  }
+
+  /**
+   * A new signing secret for a webhook agent (its row locked by the caller's transaction); the
+   * previous one is still signed with for the configured overlap.
+   */
+  public Mono<WebhookSecrets> rotate(Agent agent) {
+    Instant now = clock.instant();
+    return secrets
+        .find(agent.ownerId(), agent.id())
+        .map(current -> current.rotated(random, now, properties.webhookSecretOverlap()))
+        .switchIfEmpty(Mono.fromSupplier(() -> WebhookSecrets.fresh(random)))
+        .flatMap(
+            rotated ->
+                secrets
+                    .save(agent.ownerId(), agent.id(), rotated)
+                    .then(publish(agent, rotated))
+                    .thenReturn(rotated));
+  }
+
+  private Mono<Void> publish(Agent agent, @Nullable WebhookSecrets signing) {
+    WebhookSecrets current = signing == null ? null : signing.asOf(clock.instant());
+    return secrets
+        .nextRuntimeVersion(agent.ownerId(), agent.id())
+        .flatMap(
+            version ->
+                outbox.append(
+                    Topics.AGENT_RUNTIMES,
+                    AgentRuntimeChanged.key(agent.ownerId(), agent.id().value()),
+                    agent.ownerId(),
+                    version,
+                    new AgentRuntimeChanged(
+                        agent.ownerId(),
+                        agent.id().value(),
+                        agent.runtime().kind().wire(),
+                        agent.runtime().endpoint(),
+                        current == null ? null : current.current(),
+                        current == null ? null : current.previous(),
+                        current == null || current.previousValidUntil() == null
+                            ? null
+                            : current.previousValidUntil().toString(),
+                        version)))
+        .then();
+  }
+
+  private record Made(WebhookSecrets secrets, boolean fresh) {}
+}
