@@ -53,6 +53,18 @@ public final class TestIdentity {
     return INTERNAL;
   }
 
+  /**
+   * Signs internal tokens on the given clock, so that a test which moves its service's clock (lease
+   * and time-out tests) hands out tokens that clock still finds alive.
+   */
+  public static CallerTokens internalTokens(Clock clock) {
+    return CallerTokens.signing(
+        TokenKeys.internalSigning(SIGNING, "test keys"),
+        "agent-teams-gateway",
+        "agent-teams-internal",
+        clock);
+  }
+
   /** Reads internal tokens as a service does, with the public keys only. */
   public static CallerTokens internalVerifier() {
     return CallerTokens.verifying(

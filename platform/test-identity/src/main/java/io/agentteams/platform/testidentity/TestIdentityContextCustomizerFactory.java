@@ -1,8 +1,10 @@
 package io.agentteams.platform.testidentity;
 
 import io.agentteams.platform.identity.CallerTokens;
+import java.time.Clock;
 import java.util.List;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.test.context.ContextConfigurationAttributes;
 import org.springframework.test.context.ContextCustomizer;
@@ -35,7 +37,18 @@ public final class TestIdentityContextCustomizerFactory implements ContextCustom
           .getPropertySources()
           .addLast(
               new MapPropertySource("testIdentity (TEST ONLY keys)", TestIdentity.allProperties()));
-      context.getBeanFactory().registerSingleton(SIGNER_BEAN, TestIdentity.internalTokens());
+      if (context instanceof GenericApplicationContext generic) {
+        // Signed on the context's own clock where it has one: a test that moves the service's
+        // clock must not see the tokens it hands out expire.
+        generic.registerBean(
+            SIGNER_BEAN,
+            CallerTokens.class,
+            () ->
+                TestIdentity.internalTokens(
+                    generic.getBeanProvider(Clock.class).getIfUnique(Clock::systemUTC)));
+      } else {
+        context.getBeanFactory().registerSingleton(SIGNER_BEAN, TestIdentity.internalTokens());
+      }
     }
   }
 }
