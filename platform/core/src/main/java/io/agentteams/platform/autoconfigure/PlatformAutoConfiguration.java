@@ -98,6 +98,11 @@ public class PlatformAutoConfiguration {
             Topics.deadLetter(Topics.AGENT_RUNTIMES),
             kafka.partitions(),
             kafka.replicationFactor()));
+    // Kept for seven days, far beyond the longest token a gateway accepts (member tokens: hours),
+    // so a gateway replica that starts reads every revocation still in force.
+    topics.add(
+        new NewTopic(Topics.TOKEN_REVOCATIONS, kafka.partitions(), kafka.replicationFactor())
+            .configs(Map.of("retention.ms", String.valueOf(Duration.ofDays(7).toMillis()))));
     return new KafkaAdmin.NewTopics(topics.toArray(NewTopic[]::new));
   }
 
