@@ -41,12 +41,16 @@ public class SecurityHeadersFilter implements WebFilter, Ordered {
           HttpHeaders headers = response.getHeaders();
           String path = exchange.getRequest().getPath().value();
           headers.set("X-Content-Type-Options", "nosniff");
-          setIfAbsent(
-              headers,
-              "Content-Security-Policy",
-              path.startsWith("/swagger-ui") ? API_DOCS_POLICY : API_POLICY);
-          setIfAbsent(headers, "Referrer-Policy", "no-referrer");
-          setIfAbsent(headers, "X-Frame-Options", "DENY");
+          // The console's pages get their policy from the console's security chain, which writes
+          // it only where none is set yet: this filter's runs first, so it leaves them alone.
+          if (!isConsole(path)) {
+            setIfAbsent(
+                headers,
+                "Content-Security-Policy",
+                path.startsWith("/swagger-ui") ? API_DOCS_POLICY : API_POLICY);
+            setIfAbsent(headers, "Referrer-Policy", "no-referrer");
+            setIfAbsent(headers, "X-Frame-Options", "DENY");
+          }
           if ("https".equalsIgnoreCase(exchange.getRequest().getURI().getScheme())) {
             setIfAbsent(headers, "Strict-Transport-Security", HSTS);
           }
@@ -57,6 +61,11 @@ public class SecurityHeadersFilter implements WebFilter, Ordered {
           return Mono.empty();
         });
     return chain.filter(exchange);
+  }
+
+  /** The console's paths, whose security chain sets their page policy (ConsoleSecurity). */
+  static boolean isConsole(String path) {
+    return path.equals("/") || path.equals("/console") || path.startsWith("/console/");
   }
 
   /** Token minting ({@code POST .../tokens}) and refreshing answers carry a secret. */

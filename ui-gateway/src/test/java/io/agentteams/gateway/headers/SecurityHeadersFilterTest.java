@@ -34,6 +34,19 @@ class SecurityHeadersFilterTest {
   }
 
   @Test
+  void theConsolesPagesAreLeftToTheConsolesOwnPolicy() {
+    // The console's security chain writes its policy after this filter, and only where none is.
+    HttpHeaders headers = answer(MockServerHttpRequest.get("http://127.0.0.1/console/agents"));
+    assertThat(headers.getFirst("X-Content-Type-Options")).isEqualTo("nosniff");
+    assertThat(headers.containsHeader("Content-Security-Policy")).isFalse();
+    assertThat(headers.containsHeader("X-Frame-Options")).isFalse();
+    assertThat(
+            answer(MockServerHttpRequest.get("http://127.0.0.1/consoles"))
+                .getFirst("Content-Security-Policy"))
+        .isEqualTo(SecurityHeadersFilter.API_POLICY);
+  }
+
+  @Test
   void aPolicySetForAPageIsKept() {
     MockServerWebExchange exchange =
         MockServerWebExchange.from(MockServerHttpRequest.get("http://127.0.0.1/console/teams"));
