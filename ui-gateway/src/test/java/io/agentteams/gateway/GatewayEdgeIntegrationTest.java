@@ -6,26 +6,38 @@ import static io.agentteams.gateway.support.EdgeCalls.memberToken;
 import static io.agentteams.gateway.support.EdgeCalls.mint;
 import static io.agentteams.gateway.support.EdgeCalls.toolCall;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.agentteams.gateway.headers.SecurityHeadersFilter;
+import io.agentteams.gateway.identity.EdgeTokens;
+import io.agentteams.gateway.identity.RevokedTokens;
 import io.agentteams.gateway.support.StubServices;
 import io.agentteams.gateway.support.TestIdentityProvider;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.test.RealInfrastructure;
 import io.agentteams.platform.testidentity.TestIdentity;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.Disposable;
 
 /**
  * The edge on its own: who gets in, what they become inside, where requests go, what is refused.
@@ -65,6 +77,45 @@ class GatewayEdgeIntegrationTest {
   }
 
   @Autowired WebTestClient web;
+  @Autowired RevokedTokens revoked;
+  @LocalServerPort int port;
+
+  @Test
+  void aRevokedTokenIsRefusedFromTheNextRequestAndTheStreamItHoldsOpenIsClosed() {
+    String owner = devToken(web, StubServices.OWNER);
+    AtomicBoolean ended = new AtomicBoolean();
+    List<ServerSentEvent<String>> seen = new CopyOnWriteArrayList<>();
+    Disposable stream =
+        WebClient.create("http://127.0.0.1:" + port)
+            .get()
+            .uri("/api/v1/teams/{team}/events", StubServices.TEAM)
+            .header("Authorization", "Bearer " + owner)
+            .accept(MediaType.TEXT_EVENT_STREAM)
+            .retrieve()
+            .bodyToFlux(new ParameterizedTypeReference<ServerSentEvent<String>>() {})
+            .doOnNext(seen::add)
+            .doOnTerminate(() -> ended.set(true))
+            .subscribe(event -> {}, error -> {});
+    try {
+      await().atMost(Duration.ofSeconds(30)).until(() -> !seen.isEmpty());
+      assertThat(ended).isFalse();
+
+      revoked.revoke(EdgeTokens.tokenId(owner), Instant.now().plus(Duration.ofHours(1)));
+
+      await().atMost(Duration.ofSeconds(30)).untilTrue(ended);
+      web.get()
+          .uri("/api/v1/teams")
+          .header("Authorization", "Bearer " + owner)
+          .exchange()
+          .expectStatus()
+          .isUnauthorized()
+          .expectBody()
+          .jsonPath("$.code")
+          .isEqualTo("token-revoked");
+    } finally {
+      stream.dispose();
+    }
+  }
 
   @BeforeEach
   void clear() {

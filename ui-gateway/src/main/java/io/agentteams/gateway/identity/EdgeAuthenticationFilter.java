@@ -2,6 +2,7 @@ package io.agentteams.gateway.identity;
 
 import io.agentteams.gateway.limits.EdgeRateLimits;
 import io.agentteams.gateway.limits.RateLimitFilter;
+import io.agentteams.gateway.limits.StreamSlots;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.identity.IdentityProperties;
@@ -11,11 +12,13 @@ import io.agentteams.platform.web.ProblemResponses;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
+import reactor.netty.Connection;
 
 /**
  * Authenticates every {@code /api/} request at the edge and replaces the client's token with a
@@ -35,12 +38,18 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
   private final CallerTokens internalTokens;
   private final IdentityProperties identity;
   private final EdgeRateLimits limits;
+  private final RevokedTokens revoked;
+  private final StreamSlots streams;
 
   public EdgeAuthenticationFilter(
       EdgeAuthenticator authenticator,
       CallerTokens internalTokens,
       IdentityProperties identity,
-      EdgeRateLimits limits) {
+      EdgeRateLimits limits,
+      RevokedTokens revoked,
+      StreamSlots streams) {
+    this.revoked = revoked;
+    this.streams = streams;
     this.authenticator = authenticator;
     this.internalTokens = internalTokens;
     this.identity = identity;
@@ -53,9 +62,20 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
       return chain.filter(exchange);
     }
     boolean counted = !RateLimitFilter.isLoopbackCall(exchange);
+    String token = bearer(exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION));
+    String tokenId = EdgeTokens.tokenId(token);
     return authenticator
-        .authenticate(
-            bearer(exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION)))
+        .authenticate(token)
+        .map(
+            caller -> {
+              if (tokenId != null && revoked.isRevoked(tokenId)) {
+                throw new ProblemException(
+                    ProblemException.Kind.UNAUTHENTICATED,
+                    "token-revoked",
+                    "not authenticated: this token was revoked by its owner");
+              }
+              return caller;
+            })
         .onErrorResume(
             ProblemException.class,
             problem -> {
@@ -67,9 +87,19 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
         .flatMap(
             caller -> {
               Mono<Void> overBudget = counted ? limits.refuseOverBudget(exchange, caller) : null;
-              return overBudget != null
-                  ? overBudget
-                  : chain.filter(authenticated(exchange, caller));
+              if (overBudget != null) {
+                return overBudget;
+              }
+              Mono<Void> handled = chain.filter(authenticated(exchange, caller));
+              if (StreamSlots.isStream(exchange)) {
+                handled = streams.hold(exchange, caller, handled);
+              }
+              // A request still in flight when its token is revoked (an open stream above all)
+              // ends there: its connection is closed, whatever is writing to it.
+              return tokenId == null
+                  ? handled
+                  : handled.takeUntilOther(
+                      revoked.revocation(tokenId).doOnSuccess(none -> close(exchange)));
             });
   }
 
@@ -88,6 +118,14 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
     authenticated.getAttributes().put(CallerWebFilter.CALLER_ATTRIBUTE, caller);
     authenticated.getAttributes().put(PUBLIC_TOKEN_ATTRIBUTE, publicToken);
     return authenticated;
+  }
+
+  /** Closes the client's connection under the exchange (a stream's, which would otherwise stay). */
+  private static void close(ServerWebExchange exchange) {
+    Object response = ServerHttpResponseDecorator.getNativeResponse(exchange.getResponse());
+    if (response instanceof Connection connection) {
+      connection.dispose();
+    }
   }
 
   private static String bearer(@Nullable String header) {

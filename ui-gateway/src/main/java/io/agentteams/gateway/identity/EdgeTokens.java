@@ -74,21 +74,38 @@ public final class EdgeTokens {
     }
   }
 
+  /**
+   * A token handed out, with what the token registry records of it.
+   *
+   * @param token the token itself
+   * @param id its {@code jti}
+   * @param issuedAt when it was made
+   * @param expiresAt when it expires
+   */
+  public record Issued(String token, UUID id, Instant issuedAt, Instant expiresAt) {}
+
   /** A token for the caller that expires after {@code ttl}. */
   public String issue(Caller caller, Duration ttl) {
+    return mint(caller, ttl).token();
+  }
+
+  /** A token for the caller that expires after {@code ttl}, with its id and lifetime. */
+  public Issued mint(Caller caller, Duration ttl) {
     if (caller instanceof Caller.Service) {
       throw new IllegalArgumentException("services never hold edge tokens");
     }
     Instant now = clock.instant();
+    UUID id = UUID.randomUUID();
+    Instant expiresAt = now.plus(ttl);
     JWTClaimsSet claims =
         CallerClaims.write(
                 caller,
                 new JWTClaimsSet.Builder()
                     .issuer(issuer)
                     .audience(audience)
-                    .jwtID(UUID.randomUUID().toString())
+                    .jwtID(id.toString())
                     .issueTime(Date.from(now))
-                    .expirationTime(Date.from(now.plus(ttl))))
+                    .expirationTime(Date.from(expiresAt)))
             .build();
     SignedJWT jwt =
         new SignedJWT(
@@ -102,7 +119,22 @@ public final class EdgeTokens {
     } catch (JOSEException e) {
       throw new IllegalStateException("cannot sign an edge token", e);
     }
-    return jwt.serialize();
+    return new Issued(jwt.serialize(), id, now, expiresAt);
+  }
+
+  /**
+   * The {@code jti} of a token already verified (to look it up among the revoked), or null when it
+   * has none (an identity provider's token may not).
+   */
+  public static @Nullable String tokenId(@Nullable String token) {
+    if (token == null || token.isBlank()) {
+      return null;
+    }
+    try {
+      return SignedJWT.parse(token).getJWTClaimsSet().getJWTID();
+    } catch (ParseException e) {
+      return null;
+    }
   }
 
   /**

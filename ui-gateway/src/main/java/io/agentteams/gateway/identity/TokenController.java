@@ -1,8 +1,12 @@
 package io.agentteams.gateway.identity;
 
+import io.agentteams.gateway.routing.InternalCalls;
+import io.agentteams.gateway.routing.ServiceEndpoints;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.web.WebProblems;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.UUID;
 import java.util.stream.StreamSupport;
 import org.springframework.http.HttpStatus;
@@ -22,9 +26,17 @@ public class TokenController {
   private final TeamDirectory directory;
   private final EdgeTokens tokens;
   private final EdgeIdentityProperties properties;
+  private final InternalCalls calls;
+  private final ServiceEndpoints services;
 
   public TokenController(
-      TeamDirectory directory, EdgeTokens tokens, EdgeIdentityProperties properties) {
+      TeamDirectory directory,
+      EdgeTokens tokens,
+      EdgeIdentityProperties properties,
+      InternalCalls calls,
+      ServiceEndpoints services) {
+    this.calls = calls;
+    this.services = services;
     this.directory = directory;
     this.tokens = tokens;
     this.properties = properties;
@@ -35,9 +47,13 @@ public class TokenController {
   public Mono<TokenResponse> workerToken(Caller.Owner owner, @PathVariable String agentId) {
     return directory
         .agent(owner, agentId)
-        .map(
+        .flatMap(
             agent ->
-                issue(new Caller.Worker(owner.ownerId(), agentId), properties.workerTokenTtl()));
+                issue(
+                    owner,
+                    new Caller.Worker(owner.ownerId(), agentId),
+                    Map.of("kind", "worker", "agent_id", agentId),
+                    properties.workerTokenTtl()));
   }
 
   /**
@@ -54,9 +70,13 @@ public class TokenController {
     }
     return directory
         .agent(new Caller.Owner(worker.ownerId()), agentId)
-        .map(
+        .flatMap(
             agent ->
-                issue(new Caller.Worker(worker.ownerId(), agentId), properties.workerTokenTtl()));
+                issue(
+                    worker,
+                    new Caller.Worker(worker.ownerId(), agentId),
+                    Map.of("kind", "worker", "agent_id", agentId),
+                    properties.workerTokenTtl()));
   }
 
   @PostMapping("/api/v1/teams/{teamId}/members/{member}/tokens")
@@ -65,7 +85,7 @@ public class TokenController {
       Caller.Owner owner, @PathVariable UUID teamId, @PathVariable String member) {
     return directory
         .team(owner, teamId)
-        .map(
+        .flatMap(
             team -> {
               boolean known =
                   StreamSupport.stream(team.path("members").spliterator(), false)
@@ -74,12 +94,34 @@ public class TokenController {
                 throw WebProblems.notFound("member", member);
               }
               return issue(
+                  owner,
                   new Caller.Member(owner.ownerId(), teamId, member, null),
+                  Map.of("kind", "member", "team_id", teamId.toString(), "member", member),
                   properties.memberTokenTtl());
             });
   }
 
-  private TokenResponse issue(Caller caller, Duration ttl) {
-    return new TokenResponse(tokens.issue(caller, ttl), "Bearer", ttl.toSeconds());
+  /**
+   * Mints the token and records it (its kind and subject: {@code what}) in team-service's token
+   * registry (so its owner can list and revoke it) before handing it out: a token the registry does
+   * not know is never handed out.
+   */
+  private Mono<TokenResponse> issue(
+      Caller requester, Caller subject, Map<String, String> what, Duration ttl) {
+    EdgeTokens.Issued issued = tokens.mint(subject, ttl);
+    Map<String, Object> registration = new LinkedHashMap<>(what);
+    registration.put("id", issued.id().toString());
+    registration.put("issued_at", issued.issuedAt().toString());
+    registration.put("expires_at", issued.expiresAt().toString());
+    return calls
+        .post(
+            requester,
+            services.team(),
+            "/api/internal/v1/tokens",
+            registration,
+            "token",
+            issued.id())
+        .then(
+            Mono.fromSupplier(() -> new TokenResponse(issued.token(), "Bearer", ttl.toSeconds())));
   }
 }

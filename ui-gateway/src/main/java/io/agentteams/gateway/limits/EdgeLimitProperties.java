@@ -19,6 +19,8 @@ import org.springframework.validation.annotation.Validated;
  *     (a dropped bucket was full or nearly so: busy buckets are the most used)
  * @param maxTrackedAddresses client addresses whose buckets are kept, in a table of their own so
  *     that a flood of addresses cannot push out an owner's bucket
+ * @param maxStreamsPerPrincipal event streams one principal (an owner, an agent's worker, a team
+ *     member) may hold open at once on one replica; beyond it, 429 until one closes
  */
 @Validated
 @ConfigurationProperties("agentteams.gateway.limits")
@@ -29,7 +31,8 @@ public record EdgeLimitProperties(
     @DefaultValue("20") int anonymousBurst,
     @DefaultValue("1048576") long maxBodyBytes,
     @DefaultValue("100000") int maxTrackedPrincipals,
-    @DefaultValue("100000") int maxTrackedAddresses) {
+    @DefaultValue("100000") int maxTrackedAddresses,
+    @DefaultValue("16") int maxStreamsPerPrincipal) {
 
   public EdgeLimitProperties {
     if (requestsPerSecond <= 0
@@ -38,7 +41,8 @@ public record EdgeLimitProperties(
         || anonymousBurst < 1
         || maxBodyBytes < 1
         || maxTrackedPrincipals < 1
-        || maxTrackedAddresses < 1) {
+        || maxTrackedAddresses < 1
+        || maxStreamsPerPrincipal < 1) {
       throw new IllegalArgumentException("agentteams.gateway.limits must be positive");
     }
   }
