@@ -39,6 +39,13 @@ public final class Browser implements AutoCloseable {
   /** How long a page may take to show what a test waits for, on a loaded machine. */
   public static final Duration PATIENCE = Duration.ofSeconds(40);
 
+  /**
+   * How long one navigation may take before it is abandoned and made once more: on a machine
+   * starved of processor time headless Chromium has been seen to leave a navigation of a page the
+   * gateway had already answered unfinished for minutes.
+   */
+  private static final Duration PAGE_LOAD = Duration.ofSeconds(60);
+
   /** Phone and desktop widths the console is checked at. */
   public static final int PHONE = 390;
 
@@ -71,6 +78,7 @@ public final class Browser implements AutoCloseable {
     options.setUnhandledPromptBehaviour(UnexpectedAlertBehaviour.IGNORE);
     driver = new ChromeDriver(service, options);
     driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
+    driver.manage().timeouts().pageLoadTimeout(PAGE_LOAD);
   }
 
   /** The JVM's shared browser, started on first use and closed when the JVM ends. */
@@ -94,9 +102,9 @@ public final class Browser implements AutoCloseable {
 
   /** Signs in with the development sign-in, as a fresh person (no earlier session). */
   public void signIn(String gateway, String owner) {
-    driver.get(gateway + "/console/signin");
+    get(gateway + "/console/signin");
     driver.manage().deleteAllCookies();
-    driver.get(gateway + "/console/signin");
+    get(gateway + "/console/signin");
     WebElement field = waitFor(By.id("owner_id"));
     field.sendKeys(owner);
     driver.findElement(By.cssSelector("#dev-signin button[type=submit]")).click();
@@ -110,8 +118,15 @@ public final class Browser implements AutoCloseable {
     element.click();
   }
 
+  /** Navigates to the page and waits for it to load; an abandoned navigation is made again once. */
   public void get(String url) {
-    driver.get(url);
+    try {
+      driver.get(url);
+    } catch (TimeoutException abandoned) {
+      System.err.printf(
+          "Loading %s took longer than %s; loading it again%n", url, PAGE_LOAD.toSeconds() + " s");
+      driver.get(url);
+    }
   }
 
   /** The element, once it is displayed. */
