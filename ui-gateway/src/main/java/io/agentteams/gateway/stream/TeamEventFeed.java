@@ -93,7 +93,7 @@ public class TeamEventFeed {
   }
 
   /** The bytes every team's window keeps, by the windows' own accounting. */
-  long retainedBytes() {
+  public long retainedBytes() {
     return retained.get();
   }
 
