@@ -50,6 +50,7 @@ class OidcSignInBrowserTest {
     properties.put("logging.include-application-name", false);
     properties.put(
         "spring.kafka.bootstrap-servers", TestInfrastructure.shared().kafkaBootstrapServers());
+    properties.put("agentteams.kafka.partitions", SharedStack.PARTITIONS);
     properties.put("agentteams.gateway.services.team", stack.url(Service.TEAM));
     properties.put("agentteams.gateway.services.mailbox", stack.url(Service.MAILBOX));
     properties.put("agentteams.gateway.services.task-board", stack.url(Service.TASK_BOARD));
