@@ -87,6 +87,14 @@ class IsolationIntegrationTest {
                     true))
             .ok();
     String planId = plan.get("plan").get("id").asString();
+    api.workerToken(alice, "alice-agent-1");
+    String aliceTokenId =
+        api.get("/api/v1/tokens?agent_id=alice-agent-1", alice)
+            .ok()
+            .get("tokens")
+            .get(0)
+            .get("id")
+            .asString();
     Snapshot before = snapshot(alice, team);
 
     // The intruders: another owner with a team of its own, and that team's member.
@@ -164,7 +172,13 @@ class IsolationIntegrationTest {
             new Call(HttpMethod.GET, "/api/v1/agents/alice-agent-1", null),
             new Call(HttpMethod.PUT, "/api/v1/agents/alice-agent-1", Map.of("name", "x")),
             new Call(HttpMethod.POST, "/api/v1/agents/alice-agent-1/tokens", Map.of()),
-            new Call(HttpMethod.POST, t + "/members/lead/tokens", Map.of()));
+            new Call(HttpMethod.POST, t + "/members/lead/tokens", Map.of()),
+            new Call(HttpMethod.DELETE, "/api/v1/agents/alice-agent-1", null),
+            new Call(HttpMethod.GET, "/api/v1/tokens?agent_id=alice-agent-1", null),
+            new Call(HttpMethod.GET, "/api/v1/tokens?team_id=" + team + "&member=lead", null),
+            new Call(HttpMethod.DELETE, "/api/v1/tokens/" + aliceTokenId, null),
+            new Call(HttpMethod.DELETE, "/api/v1/tokens?agent_id=alice-agent-1", null),
+            new Call(HttpMethod.DELETE, "/api/v1/tokens?team_id=" + team + "&member=lead", null));
     List<String> streams =
         List.of(
             t + "/events",
@@ -176,6 +190,7 @@ class IsolationIntegrationTest {
     SoftAssertions softly = new SoftAssertions();
     String ghostTeam = UUID.randomUUID().toString();
     String ghostJob = UUID.randomUUID().toString();
+    String ghostToken = UUID.randomUUID().toString();
     for (String intruder : List.of(mallory, malloryMember, malloryWorker)) {
       for (Call call : calls) {
         Api.Response answer = api.call(call.method(), call.path(), intruder, call.body());
@@ -190,11 +205,16 @@ class IsolationIntegrationTest {
             call.path()
                 .replace(team, ghostTeam)
                 .replace(job, ghostJob)
+                .replace(aliceTokenId, ghostToken)
                 .replace("alice-agent-1", "ghost-agent");
         Api.Response ghost = api.call(call.method(), ghostPath, intruder, call.body());
         softly.assertThat(answer.status()).as(what + " (as for nothing)").isEqualTo(ghost.status());
         softly.assertThat(code(answer)).as(what + " (as for nothing)").isEqualTo(code(ghost));
-        if (intruder.equals(mallory) && call.path().startsWith(t)) {
+        // Another owner's team is not found, unless the operation is open to no owner at all
+        // (a member's own inbox or state writes), which says nothing of the team.
+        if (intruder.equals(mallory)
+            && call.path().startsWith(t)
+            && !code(answer).equals("wrong-caller-kind")) {
           softly.assertThat(answer.status()).as(what + ": another owner's team").isEqualTo(404);
         }
         // The caller is judged before the body: a malformed one changes nothing.
@@ -215,8 +235,11 @@ class IsolationIntegrationTest {
     softly.assertAll();
     assertThat(refusals).hasSize(3 * (calls.size() + streams.size()));
 
-    // Nothing of the victim's team changed.
+    // Nothing of the victim's team changed, and none of her tokens was revoked.
     assertThat(snapshot(alice, team)).isEqualTo(before);
+    assertThat(api.get("/api/v1/tokens", alice).ok().get("tokens"))
+        .isNotEmpty()
+        .allSatisfy(token -> assertThat(token.path("revoked_at").isString()).isFalse());
   }
 
   private static String code(Api.Response answer) {

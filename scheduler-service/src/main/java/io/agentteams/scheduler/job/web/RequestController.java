@@ -33,6 +33,10 @@ public class RequestController {
   @PostMapping("/api/v1/teams/{teamId}/requests")
   public Mono<ResponseEntity<RequestResponse>> submit(
       Caller caller, @PathVariable UUID teamId, @RequestBody Mono<NewRequest> request) {
+    // The caller's kind is judged before the body too: a worker's malformed body gets the same 403.
+    if (!(caller instanceof Caller.Owner) && !(caller instanceof Caller.Member)) {
+      return Mono.error(wrongCallerKind());
+    }
     return requests
         .admit(caller, teamId)
         .then(request)
@@ -48,11 +52,7 @@ public class RequestController {
     } else if (caller instanceof Caller.Member member) {
       submitted = requests.handOff(member, teamId, recipients, body.text(), body.idempotencyKey());
     } else {
-      return Mono.error(
-          new ProblemException(
-              ProblemException.Kind.FORBIDDEN,
-              "wrong-caller-kind",
-              "only an owner or a member of the team sends requests"));
+      return Mono.error(wrongCallerKind());
     }
     return submitted.map(
         result ->
@@ -61,6 +61,13 @@ public class RequestController {
                     new RequestResponse(
                         result.jobs().stream().map(job -> JobView.of(job, json)).toList(),
                         result.replayed())));
+  }
+
+  private static ProblemException wrongCallerKind() {
+    return new ProblemException(
+        ProblemException.Kind.FORBIDDEN,
+        "wrong-caller-kind",
+        "only an owner or a member of the team sends requests");
   }
 
   /**
