@@ -75,6 +75,14 @@ public final class SharedStack {
                 Map.entry("agentteams.scheduler.webhook.reconcile-delay", "1s"),
                 Map.entry("agentteams.scheduler.webhook.backoff-base", "100ms"),
                 Map.entry("agentteams.scheduler.webhook.backoff-max", "2s"),
+                // A2A calls likewise: a short answer time-out, a quick reconciliation and brisk
+                // polling of agents that do not stream.
+                Map.entry("agentteams.scheduler.a2a.response-timeout", "3s"),
+                Map.entry("agentteams.scheduler.a2a.lease-ttl", "10s"),
+                Map.entry("agentteams.scheduler.a2a.reconcile-delay", "1s"),
+                Map.entry("agentteams.scheduler.a2a.task-poll-interval", "200ms"),
+                Map.entry("agentteams.scheduler.a2a.backoff-base", "100ms"),
+                Map.entry("agentteams.scheduler.a2a.backoff-max", "2s"),
                 // The console's browser tests sign this owner in to see the operator page.
                 Map.entry("agentteams.gateway.console.operators", "olga-operator"))));
   }

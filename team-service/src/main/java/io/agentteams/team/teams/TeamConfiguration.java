@@ -9,6 +9,7 @@ import io.agentteams.team.teams.application.TeamEventLog;
 import io.agentteams.team.teams.application.TeamProvisioning;
 import io.agentteams.team.teams.persistence.ProvisioningStore;
 import io.agentteams.team.teams.persistence.TeamStore;
+import io.agentteams.team.teams.runtime.A2aConversations;
 import io.agentteams.team.teams.runtime.PullConversations;
 import io.agentteams.team.teams.runtime.RuntimeConversationProvisioner;
 import io.agentteams.team.teams.runtime.RuntimeConversations;
@@ -35,6 +36,11 @@ public class TeamConfiguration {
   @Bean
   WebhookConversations webhookConversations() {
     return new WebhookConversations();
+  }
+
+  @Bean
+  A2aConversations a2aConversations() {
+    return new A2aConversations();
   }
 
   @Bean

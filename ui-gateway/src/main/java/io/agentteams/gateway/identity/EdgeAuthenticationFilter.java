@@ -90,6 +90,15 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
               if (overBudget != null) {
                 return overBudget;
               }
+              if (caller instanceof Caller.TeamAgent agent
+                  && !teamAgentMayCall(agent, exchange.getRequest().getPath().value())) {
+                return ProblemResponses.write(
+                    exchange,
+                    new ProblemException(
+                        ProblemException.Kind.NOT_FOUND,
+                        "not-found",
+                        "nothing here answers a team's A2A token"));
+              }
               Mono<Void> handled = chain.filter(authenticated(exchange, caller));
               if (StreamSlots.isStream(exchange)) {
                 handled = streams.hold(exchange, caller, handled);
@@ -126,6 +135,15 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
     if (response instanceof Connection connection) {
       connection.dispose();
     }
+  }
+
+  /**
+   * A team-scoped A2A token opens its team's agent card and A2A endpoint, and nothing else: it is
+   * never let through to a service.
+   */
+  static boolean teamAgentMayCall(Caller.TeamAgent agent, String path) {
+    String base = "/api/v1/teams/" + agent.teamId() + "/a2a";
+    return path.equals(base) || path.equals(base + "/.well-known/agent-card.json");
   }
 
   private static String bearer(@Nullable String header) {

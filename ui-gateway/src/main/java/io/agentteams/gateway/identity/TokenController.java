@@ -1,11 +1,8 @@
 package io.agentteams.gateway.identity;
 
-import io.agentteams.gateway.routing.InternalCalls;
-import io.agentteams.gateway.routing.ServiceEndpoints;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.web.WebProblems;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.StreamSupport;
@@ -24,21 +21,13 @@ import reactor.core.publisher.Mono;
 public class TokenController {
 
   private final TeamDirectory directory;
-  private final EdgeTokens tokens;
   private final EdgeIdentityProperties properties;
-  private final InternalCalls calls;
-  private final ServiceEndpoints services;
+  private final IssuedTokens issued;
 
   public TokenController(
-      TeamDirectory directory,
-      EdgeTokens tokens,
-      EdgeIdentityProperties properties,
-      InternalCalls calls,
-      ServiceEndpoints services) {
-    this.calls = calls;
-    this.services = services;
+      TeamDirectory directory, EdgeIdentityProperties properties, IssuedTokens issued) {
+    this.issued = issued;
     this.directory = directory;
-    this.tokens = tokens;
     this.properties = properties;
   }
 
@@ -101,27 +90,8 @@ public class TokenController {
             });
   }
 
-  /**
-   * Mints the token and records it (its kind and subject: {@code what}) in team-service's token
-   * registry (so its owner can list and revoke it) before handing it out: a token the registry does
-   * not know is never handed out.
-   */
   private Mono<TokenResponse> issue(
       Caller requester, Caller subject, Map<String, String> what, Duration ttl) {
-    EdgeTokens.Issued issued = tokens.mint(subject, ttl);
-    Map<String, Object> registration = new LinkedHashMap<>(what);
-    registration.put("id", issued.id().toString());
-    registration.put("issued_at", issued.issuedAt().toString());
-    registration.put("expires_at", issued.expiresAt().toString());
-    return calls
-        .post(
-            requester,
-            services.team(),
-            "/api/internal/v1/tokens",
-            registration,
-            "token",
-            issued.id())
-        .then(
-            Mono.fromSupplier(() -> new TokenResponse(issued.token(), "Bearer", ttl.toSeconds())));
+    return issued.issue(requester, subject, what, ttl);
   }
 }

@@ -42,6 +42,20 @@ public sealed interface Caller {
     }
   }
 
+  /**
+   * An A2A client the owner lets speak for exactly one team: it may read that team's agent card and
+   * call its A2A endpoint, and nothing else. The gateway alone accepts it; no service ever sees it.
+   *
+   * @param ownerId the team's owner
+   * @param teamId the team
+   */
+  record TeamAgent(String ownerId, UUID teamId) implements Caller {
+    public TeamAgent {
+      requireText(ownerId, "owner id");
+      Objects.requireNonNull(teamId, "team id");
+    }
+  }
+
   /** Another service of this system, acting on its own behalf. */
   record Service(String name) implements Caller {
     public Service {

@@ -25,6 +25,11 @@ public final class CallerClaims {
       }
     } else if (caller instanceof Caller.Worker worker) {
       claims.subject(worker.ownerId()).claim("kind", "worker").claim("agent", worker.agentId());
+    } else if (caller instanceof Caller.TeamAgent agent) {
+      claims
+          .subject(agent.ownerId())
+          .claim("kind", "team-a2a")
+          .claim("team", agent.teamId().toString());
     } else if (caller instanceof Caller.Service service) {
       claims.subject(service.name()).claim("kind", "service");
     }
@@ -54,6 +59,8 @@ public final class CallerClaims {
               job == null ? null : UUID.fromString(job));
         }
         case "worker" -> new Caller.Worker(subject, claims.getStringClaim("agent"));
+        case "team-a2a" ->
+            new Caller.TeamAgent(subject, UUID.fromString(claims.getStringClaim("team")));
         case "service" -> new Caller.Service(subject);
         default -> throw unauthenticated("unknown caller kind");
       };

@@ -44,6 +44,7 @@ class CallerTokensTest {
         new Caller.Member("alice", UUID.randomUUID(), "researcher", UUID.randomUUID()),
         new Caller.Member("alice", UUID.randomUUID(), "writer", null),
         new Caller.Worker("alice", "agent-7"),
+        new Caller.TeamAgent("alice", UUID.randomUUID()),
         new Caller.Service("scheduler-service"));
   }
 

@@ -74,4 +74,12 @@ public sealed interface WorkerReport {
       return job.fail(leaseToken, error, limits.resultMaxBytes(), usage, runId, now);
     }
   }
+
+  /** The runtime says the job was cancelled on its side (an A2A task canceled by its agent). */
+  record Cancelled(String leaseToken, String reason) implements WorkerReport {
+    @Override
+    public @Nullable JobChange applyTo(Job job, Instant now, JobLimits limits) {
+      return job.cancelledByRuntime(leaseToken, reason, limits.resultMaxBytes(), now);
+    }
+  }
 }

@@ -451,6 +451,24 @@ public final class Job {
     }
   }
 
+  /**
+   * The agent's runtime ended the job as cancelled (an A2A task the agent reports canceled); the
+   * reason is kept within {@code maxBytes}. Repeating it changes nothing.
+   */
+  public @Nullable JobChange cancelledByRuntime(
+      String token, String reason, int maxBytes, Instant now) {
+    requireLease(token);
+    if (state() == JobState.CANCELLED) {
+      return null;
+    }
+    if (state().finished() || state() == JobState.QUEUED) {
+      throw JobProblems.wrongState(id(), state(), "be cancelled by its runtime");
+    }
+    ResultText.Capped capped = ResultText.cap(reason, maxBytes);
+    Outcome cancelled = new Outcome(null, capped.truncated(), capped.text());
+    return ended(JobState.CANCELLED, cancelled, Usage.NONE, null, now);
+  }
+
   // ---- the owner ----
 
   /**

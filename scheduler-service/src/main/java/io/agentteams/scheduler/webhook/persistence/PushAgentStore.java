@@ -74,10 +74,30 @@ public class PushAgentStore {
 
   /** Webhook agents with a job that waits to be pushed (or reconciled), at most {@code max}. */
   public Flux<AgentKey> webhookAgentsWithOfferableJobs(int max) {
+    return agentsWithOfferableJobs("webhook", max);
+  }
+
+  /** The endpoint of an agent that runs as {@code kind} (webhook or a2a). */
+  public Mono<String> endpoint(AgentKey agent, String kind) {
+    return db.sql(
+            "SELECT endpoint FROM push_agent WHERE owner_id = :owner AND agent_id = :agent"
+                + " AND runtime_kind = :kind AND endpoint IS NOT NULL")
+        .bind("owner", agent.ownerId())
+        .bind("agent", agent.agentId())
+        .bind("kind", kind)
+        .map(row -> row.get("endpoint", String.class))
+        .one();
+  }
+
+  /**
+   * Agents running as {@code kind} with a job that waits to be sent (or reconciled), at most {@code
+   * max}; jobs of disconnected teams wait for the reconnect.
+   */
+  public Flux<AgentKey> agentsWithOfferableJobs(String kind, int max) {
     return db.sql(
             """
             SELECT DISTINCT p.owner_id, p.agent_id FROM push_agent p
-            WHERE p.runtime_kind = 'webhook' AND EXISTS (
+            WHERE p.runtime_kind = :kind AND EXISTS (
                 SELECT 1 FROM job j WHERE j.owner_id = p.owner_id AND j.agent_id = p.agent_id
                 AND (j.state = 'waiting_worker' OR (j.state = 'admitted' AND j.lease_token IS NULL)
                      OR (j.state = 'unknown' AND j.reoffer_due AND NOT EXISTS (
@@ -85,6 +105,7 @@ public class PushAgentStore {
                          WHERE t.team_id = j.team_id AND t.status = 'disconnected'))))
             LIMIT :max
             """)
+        .bind("kind", kind)
         .bind("max", max)
         .map(
             row ->

@@ -52,7 +52,7 @@ public final class TaskProblem extends DomainFailure {
         Kind.CONFLICT,
         "invalid-transition",
         "cannot " + action + " task " + current.id() + ": " + why,
-        Map.of("task_id", current.id().value(), "status", current.status().wire()),
+        Map.of("task_id", current.id().value(), "task_status", current.status().wire()),
         current);
   }
 
@@ -60,7 +60,7 @@ public final class TaskProblem extends DomainFailure {
   public static TaskProblem notReady(Task current) {
     Map<String, Object> properties = new LinkedHashMap<>();
     properties.put("task_id", current.id().value());
-    properties.put("status", current.status().wire());
+    properties.put("task_status", current.status().wire());
     String why = "it is " + current.status().wire().replace('_', ' ');
     if (current.blockedReason() != null) {
       properties.put("blocked_reason", current.blockedReason().kind().wire());
@@ -110,7 +110,7 @@ public final class TaskProblem extends DomainFailure {
     Map<String, Object> properties = new LinkedHashMap<>();
     properties.put("task_id", current.id().value());
     putOwner(properties, current);
-    properties.put("status", current.status().wire());
+    properties.put("task_status", current.status().wire());
     return new TaskProblem(
         Kind.FORBIDDEN,
         "not-task-owner",

@@ -168,7 +168,7 @@ class ProvisioningIntegrationTest {
   }
 
   @Test
-  void aRuntimeKindWithoutAnAdapterInThisDeploymentFailsTheTeamSayingSo() {
+  void anA2aMemberIsProvisionedWithItsConversationAsTheContextId() {
     String a2a = TeamApi.newAgentId("a2a");
     api.registerAgent(owner, a2a, "a2a", "https://a2a.example/agent");
     roster.put("remote", a2a);
@@ -176,9 +176,16 @@ class ProvisioningIntegrationTest {
     UUID team = api.createTeam(owner, roster);
 
     Map<String, Object> settled = api.awaitSettled(owner, team);
-    assertThat(settled.get("status")).isEqualTo("failed");
-    assertThat((String) settled.get("status_reason"))
-        .contains("no conversation adapter for a2a runtimes");
+    assertThat(settled.get("status")).isEqualTo("ready");
+    assertThat(TeamApi.members(settled))
+        .filteredOn(m -> "remote".equals(m.get("name")))
+        .singleElement()
+        .satisfies(
+            remote -> {
+              assertThat(remote.get("provisioning")).isEqualTo("ensured");
+              assertThat(remote.get("runtime_kind")).isEqualTo("a2a");
+              assertThat((String) remote.get("conversation_id")).isNotBlank();
+            });
   }
 
   @Test

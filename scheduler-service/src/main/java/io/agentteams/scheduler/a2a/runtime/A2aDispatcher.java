@@ -1,0 +1,780 @@
+package io.agentteams.scheduler.a2a.runtime;
+
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.a2a.A2aProperties;
+import io.agentteams.scheduler.a2a.client.A2aClient;
+import io.agentteams.scheduler.a2a.client.A2aWire;
+import io.agentteams.scheduler.a2a.domain.A2aFailure;
+import io.agentteams.scheduler.a2a.domain.A2aFailure.Kind;
+import io.agentteams.scheduler.a2a.domain.AgentCard;
+import io.agentteams.scheduler.a2a.domain.TaskSnapshot;
+import io.agentteams.scheduler.a2a.domain.TaskState;
+import io.agentteams.scheduler.a2a.persistence.A2aTaskStore;
+import io.agentteams.scheduler.dispatch.application.LeasedDispatch;
+import io.agentteams.scheduler.dispatch.domain.AgentKey;
+import io.agentteams.scheduler.dispatch.domain.Offer;
+import io.agentteams.scheduler.dispatch.domain.WorkerReport;
+import io.agentteams.scheduler.job.application.JobTransitions;
+import io.agentteams.scheduler.job.domain.InputKind;
+import io.agentteams.scheduler.job.domain.Question;
+import io.agentteams.scheduler.job.domain.Usage;
+import io.agentteams.scheduler.job.messaging.JobEvents;
+import io.agentteams.scheduler.signal.DatabaseSignals;
+import io.agentteams.scheduler.webhook.domain.RetryPolicy;
+import io.agentteams.scheduler.webhook.persistence.PushAgentStore;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Clock;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The A2A runtime. Every replica looks for A2A agents' offerable jobs (on the database's dispatch
+ * signal and on a poll) and claims them under a lease exactly as a pull worker would (one replica
+ * per job), then, for each:
+ *
+ * <ol>
+ *   <li>reads the agent's card through the outbound guard, for its JSON-RPC interface and whether
+ *       it streams;
+ *   <li>in one committed transaction renews the job's lease and records the message about to be
+ *       sent (its id is the job id, or the job id and admission for an answer) — so a replica that
+ *       dies at any later point leaves a lease that lapses into a reconciliation that knows what
+ *       was sent;
+ *   <li>sends it with SendStreamingMessage when the card says the agent streams, else SendMessage
+ *       (returning at once), in the member's conversation as the context; an owner's answer goes
+ *       back on the same task;
+ *   <li>follows the task by its stream, after a drop by GetTask then SubscribeToTask, or by GetTask
+ *       polling, renewing the lease meanwhile, and maps its states to the job's: working is
+ *       running, input-required waits for the owner, completed completes with the artifacts' text,
+ *       failed and rejected fail with the reason, canceled cancels, and auth-required (or a
+ *       401/403) disconnects the team with the reason, keeping the job;
+ *   <li>when the outcome is unknown, the job keeps its slot as {@code unknown}, and the
+ *       reconciliation asks the agent with GetTask (or, before the agent named its task, looks for
+ *       the message among the context's tasks with ListTasks) — it never sends the message blindly
+ *       again.
+ * </ol>
+ *
+ * Jobs cancelled here are carried over to their agents with CancelTask by {@link #cancelPass()}.
+ */
+@Component
+public class A2aDispatcher implements SmartLifecycle {
+
+  private static final Logger log = LoggerFactory.getLogger(A2aDispatcher.class);
+  private static final int AGENTS_PER_PASS = 100;
+  private static final int CANCELS_PER_PASS = 100;
+  private static final int MAX_DROPS = 5;
+
+  /** The lease holder A2A offers name: the A2A runtime, whichever replica follows the job. */
+  static final String HOLDER = "a2a-runtime";
+
+  private static final String CALLS = "agentteams.scheduler.a2a.calls";
+  private static final String FAILURES = "agentteams.scheduler.a2a.failures";
+  private static final String LATENCY = "agentteams.scheduler.a2a.call.latency";
+  private static final List<String> METHODS =
+      List.of(
+          "AgentCard",
+          "SendMessage",
+          "SendStreamingMessage",
+          "SubscribeToTask",
+          "GetTask",
+          "ListTasks",
+          "CancelTask");
+  private static final List<String> FAILURE_REASONS =
+      List.of(
+          "retries_exhausted",
+          "unauthorized",
+          "auth_required",
+          "rejected",
+          "guard",
+          "unknown",
+          "unreconcilable");
+
+  private final PushAgentStore agents;
+  private final A2aTaskStore tasks;
+  private final A2aClient client;
+  private final LeasedDispatch dispatch;
+  private final JobTransitions transitions;
+  private final JobEvents events;
+  private final TransactionalOperator transactions;
+  private final DatabaseSignals signals;
+  private final A2aProperties properties;
+  private final RetryPolicy retries;
+  private final int offersPerClaim;
+  private final Clock clock;
+  private final MeterRegistry meters;
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final AtomicBoolean running = new AtomicBoolean();
+  private volatile Disposable loop = () -> {};
+
+  public A2aDispatcher(
+      PushAgentStore agents,
+      A2aTaskStore tasks,
+      A2aClient client,
+      LeasedDispatch dispatch,
+      JobTransitions transitions,
+      JobEvents events,
+      TransactionalOperator transactions,
+      DatabaseSignals signals,
+      A2aProperties properties,
+      SchedulerProperties scheduler,
+      Clock clock,
+      MeterRegistry meters) {
+    this.agents = agents;
+    this.tasks = tasks;
+    this.client = client;
+    this.dispatch = dispatch;
+    this.transitions = transitions;
+    this.events = events;
+    this.transactions = transactions;
+    this.signals = signals;
+    this.properties = properties;
+    this.retries = properties.retryPolicy();
+    this.offersPerClaim = scheduler.dispatch().offersPerClaim();
+    this.clock = clock;
+    this.meters = meters;
+    meters.gauge("agentteams.scheduler.a2a.in.flight", inFlight);
+    // Every series exists from the start, so dashboards and alerts read zeros, not gaps.
+    for (String method : METHODS) {
+      calls(method, "ok");
+      latency(method);
+    }
+    FAILURE_REASONS.forEach(this::failures);
+  }
+
+  /** One pass: claims what waits for every A2A agent this replica has room for. */
+  public Mono<Void> pass() {
+    return agents
+        .agentsWithOfferableJobs("a2a", AGENTS_PER_PASS)
+        .concatMap(this::claim)
+        .then()
+        .onErrorResume(
+            e -> {
+              log.warn("an A2A dispatch pass failed; the next one retries: {}", e.toString());
+              return Mono.empty();
+            });
+  }
+
+  private Mono<Void> claim(AgentKey agent) {
+    int room = properties.maxInFlight() - inFlight.get();
+    if (room <= 0) {
+      return Mono.empty();
+    }
+    // The A2A runtime is always there to take an agent's jobs: any that gave their slot back
+    // waiting for a worker (schedule-to-start) queue again first.
+    return dispatch
+        .workerHasRoom(agent, room)
+        .thenMany(
+            dispatch.claim(agent, HOLDER, Math.min(room, offersPerClaim), properties.leaseTtl()))
+        .doOnNext(this::start)
+        .then();
+  }
+
+  /** Runs a claimed offer on its own; the lease it holds makes sure it is never forgotten. */
+  private void start(Offer offer) {
+    inFlight.incrementAndGet();
+    AgentKey key = new AgentKey(offer.spec().ownerId(), offer.spec().target().agentId());
+    agents
+        .endpoint(key, "a2a")
+        .flatMap(base -> run(offer, base))
+        .doFinally(signal -> inFlight.decrementAndGet())
+        .subscribe(
+            done -> {},
+            e ->
+                log.warn(
+                    "following job {} failed; its lease lapses into a reconciliation: {}",
+                    offer.job().id(),
+                    e.toString()));
+  }
+
+  private Mono<Void> run(Offer offer, String base) {
+    UUID jobId = offer.job().id();
+    String contextId = offer.spec().target().conversationId();
+    // One message per admission: its first is the job itself, later ones carry the owner's answers.
+    int admission = offer.job().admissions();
+    String messageId = admission <= 1 ? jobId.toString() : jobId + "-" + admission;
+    return timed("AgentCard", client.card(base))
+        .flatMap(
+            card ->
+                begin(offer, contextId, messageId)
+                    .flatMap(prior -> exchange(offer, card, contextId, messageId, prior)))
+        .onErrorResume(A2aFailure.class, failure -> failed(offer, failure));
+  }
+
+  /** Renews the lease and records the message in one transaction, before anything leaves. */
+  private Mono<A2aTaskStore.Prior> begin(Offer offer, String contextId, String messageId) {
+    UUID jobId = offer.job().id();
+    String token = offer.lease().token();
+    return transactions
+        .transactional(
+            transitions
+                .apply(
+                    jobId,
+                    (job, now) -> {
+                      job.extendLease(token, now);
+                      return null;
+                    })
+                .then(tasks.recordMessage(jobId, contextId, messageId, clock.instant())))
+        .onErrorResume(
+            e -> {
+              // The job moved on (a cancel, a newer offer): nothing more to send.
+              if (e instanceof A2aFailure) {
+                return Mono.error(e);
+              }
+              log.debug("job {} is no longer followed under this lease: {}", jobId, e.toString());
+              return Mono.empty();
+            });
+  }
+
+  private Mono<Void> exchange(
+      Offer offer, AgentCard card, String contextId, String messageId, A2aTaskStore.Prior prior) {
+    String taskId = prior.taskId();
+    if (messageId.equals(prior.previousMessageId())) {
+      // An earlier attempt of this message may have reached the agent: ask, never resend blindly.
+      if (taskId != null) {
+        return fromGetTask(offer, card, taskId, 0);
+      }
+      return findSent(offer, card, contextId, messageId);
+    }
+    if (offer.resumeAnswer() != null && taskId != null) {
+      // The owner's answer goes back on the task that asked.
+      return send(
+          offer, card, client.messageParams(messageId, contextId, taskId, answerText(offer)), 1);
+    }
+    return send(
+        offer, card, client.messageParams(messageId, contextId, null, offer.spec().input()), 1);
+  }
+
+  /** The message left before but no task was recorded: looks for it among the context's tasks. */
+  private Mono<Void> findSent(Offer offer, AgentCard card, String contextId, String messageId) {
+    return timed(
+            "ListTasks",
+            client.call(card.interfaceUrl(), "ListTasks", client.listParams(contextId)))
+        .flatMap(
+            result -> {
+              for (JsonNode task : result.path("tasks")) {
+                if (A2aWire.historyHolds(task, messageId)) {
+                  return follow(offer, card, A2aWire.task(task), 0);
+                }
+              }
+              // The agent holds no task with this message: it never arrived, so it is sent now.
+              return send(
+                  offer,
+                  card,
+                  client.messageParams(
+                      messageId,
+                      contextId,
+                      null,
+                      offer.resumeAnswer() == null ? offer.spec().input() : answerText(offer)),
+                  1);
+            })
+        .onErrorResume(
+            A2aFailure.class,
+            failure ->
+                failure.kind() == Kind.UNSUPPORTED
+                    ? fail(
+                        offer,
+                        "unreconcilable",
+                        "the A2A message's outcome is unknown and the agent cannot list its tasks"
+                            + " to find it; it is not sent again")
+                    : Mono.error(failure));
+  }
+
+  private Mono<Void> send(Offer offer, AgentCard card, ObjectNode params, int attempt) {
+    Mono<Void> sent;
+    if (card.streaming()) {
+      sent =
+          followStream(
+              offer,
+              card,
+              timedStream(
+                  "SendStreamingMessage",
+                  client.stream(card.interfaceUrl(), "SendStreamingMessage", params)),
+              null,
+              0);
+    } else {
+      ObjectNode configured = params.deepCopy();
+      configured.putObject("configuration").put("returnImmediately", true);
+      sent =
+          timed("SendMessage", client.call(card.interfaceUrl(), "SendMessage", configured))
+              .flatMap(result -> follow(offer, card, A2aWire.apply(null, result), 0));
+    }
+    return sent.onErrorResume(
+        A2aFailure.class,
+        failure -> {
+          if (failure.kind() != Kind.RETRYABLE) {
+            return Mono.error(failure);
+          }
+          if (!retries.mayRetryAfter(attempt)) {
+            return fail(
+                offer,
+                "retries_exhausted",
+                "the A2A message failed after " + attempt + " attempts: " + failure.getMessage());
+          }
+          return Mono.delay(
+                  retries.delayAfter(attempt, null, ThreadLocalRandom.current()::nextDouble))
+              .then(renew(offer))
+              .flatMap(renewed -> renewed ? send(offer, card, params, attempt + 1) : Mono.empty());
+        });
+  }
+
+  /**
+   * Follows a stream of results. A stream that ends (or breaks) before the task ended or stopped
+   * for input is picked up again from GetTask, so no state is missed.
+   */
+  private Mono<Void> followStream(
+      Offer offer, AgentCard card, Flux<JsonNode> results, @Nullable TaskSnapshot last, int drops) {
+    AtomicReference<@Nullable TaskSnapshot> seen = new AtomicReference<>(last);
+    AtomicBoolean settled = new AtomicBoolean();
+    Mono<Void> following =
+        results
+            .concatMap(
+                result -> {
+                  TaskSnapshot before = seen.get();
+                  TaskSnapshot now = A2aWire.apply(before, result);
+                  seen.set(now);
+                  return observe(offer, before, now);
+                })
+            .takeUntil(done -> done)
+            .doOnNext(settled::set)
+            .then(
+                Mono.defer(
+                    () ->
+                        settled.get()
+                            ? Mono.<Void>empty()
+                            : dropped(offer, card, seen.get(), drops, "the stream ended")))
+            .onErrorResume(
+                A2aFailure.class,
+                failure -> {
+                  TaskSnapshot known = seen.get();
+                  if (known == null || known.taskId() == null) {
+                    return Mono.error(failure);
+                  }
+                  return dropped(offer, card, known, drops, failure.getMessage());
+                });
+    return withHeartbeats(offer, following);
+  }
+
+  /** A stream dropped: the task is read again and followed on. */
+  private Mono<Void> dropped(
+      Offer offer, AgentCard card, @Nullable TaskSnapshot known, int drops, String why) {
+    if (known == null || known.taskId() == null) {
+      return Mono.error(
+          new A2aFailure(Kind.UNKNOWN, why + " before the agent named the message's task"));
+    }
+    if (drops >= MAX_DROPS) {
+      return Mono.error(
+          new A2aFailure(Kind.UNKNOWN, "the task's stream dropped " + drops + " times: " + why));
+    }
+    log.debug("job {}: task stream dropped ({}); reading the task again", offer.job().id(), why);
+    return fromGetTask(offer, card, known.taskId(), drops + 1);
+  }
+
+  /** Reads the task with GetTask and follows it on from there. */
+  private Mono<Void> fromGetTask(Offer offer, AgentCard card, String taskId, int drops) {
+    return timed("GetTask", client.call(card.interfaceUrl(), "GetTask", client.taskParams(taskId)))
+        .flatMap(task -> follow(offer, card, A2aWire.task(task), drops));
+  }
+
+  /**
+   * Follows a task from a snapshot: done if it ended or stopped; otherwise by SubscribeToTask when
+   * the agent streams, else by GetTask polling.
+   */
+  private Mono<Void> follow(Offer offer, AgentCard card, TaskSnapshot snapshot, int drops) {
+    return observe(offer, null, snapshot)
+        .flatMap(
+            done -> {
+              if (done || snapshot.taskId() == null) {
+                return Mono.empty();
+              }
+              if (card.streaming()) {
+                return followStream(
+                    offer,
+                    card,
+                    timedStream(
+                        "SubscribeToTask",
+                        client.stream(
+                            card.interfaceUrl(),
+                            "SubscribeToTask",
+                            client.taskParams(snapshot.taskId()))),
+                    snapshot,
+                    drops);
+              }
+              return withHeartbeats(offer, poll(offer, card, snapshot));
+            });
+  }
+
+  private Mono<Void> poll(Offer offer, AgentCard card, TaskSnapshot last) {
+    String taskId = last.taskId();
+    if (taskId == null) {
+      return Mono.empty();
+    }
+    return Mono.delay(properties.taskPollInterval())
+        .then(
+            timed(
+                "GetTask", client.call(card.interfaceUrl(), "GetTask", client.taskParams(taskId))))
+        .flatMap(
+            task -> {
+              TaskSnapshot now = A2aWire.task(task);
+              return observe(offer, last, now)
+                  .flatMap(done -> done ? Mono.<Void>empty() : poll(offer, card, now));
+            });
+  }
+
+  /**
+   * Renews the job's lease while {@code following} runs; a renewal refused (the job was cancelled
+   * or settled meanwhile, or its lease handed on) stops following it.
+   */
+  private Mono<Void> withHeartbeats(Offer offer, Mono<Void> following) {
+    Mono<Void> refused =
+        Flux.interval(properties.heartbeatInterval())
+            .concatMap(
+                tick -> report(offer, new WorkerReport.Heartbeat(offer.lease().token(), null)))
+            .filter(renewed -> !renewed)
+            .next()
+            .then();
+    return Mono.firstWithSignal(following, refused);
+  }
+
+  /**
+   * What a task snapshot means for the job: records the task, reports its state, and says whether
+   * following is over (the task ended or stopped, or the job moved on).
+   */
+  private Mono<Boolean> observe(Offer offer, @Nullable TaskSnapshot before, TaskSnapshot now) {
+    Mono<Void> recorded =
+        now.taskId() != null
+                && (before == null
+                    || before.state() != now.state()
+                    || !now.taskId().equals(before.taskId()))
+            ? tasks.recordTask(offer.job().id(), now.taskId(), now.state().wire(), clock.instant())
+            : Mono.empty();
+    String token = offer.lease().token();
+    String agent = offer.spec().target().agentId();
+    if (stillAsking(offer, before, now)) {
+      // The task as it was before the owner's answer arrived: not a new question.
+      return recorded.thenReturn(false);
+    }
+    Mono<Boolean> reported =
+        switch (now.state()) {
+          case SUBMITTED, WORKING, UNSPECIFIED ->
+              before != null && before.state() == now.state()
+                  ? Mono.just(false)
+                  : report(offer, new WorkerReport.Started(token, now.taskId())).map(ok -> !ok);
+          case INPUT_REQUIRED ->
+              report(
+                      offer,
+                      new WorkerReport.InputRequired(
+                          token,
+                          new Question(
+                              InputKind.CLARIFICATION,
+                              now.statusText() == null
+                                  ? "The agent asks for more input."
+                                  : now.statusText()),
+                          now.taskId()))
+                  .thenReturn(true);
+          case AUTH_REQUIRED ->
+              refusedAccess(
+                      offer,
+                      "auth_required",
+                      "A2A agent '"
+                          + agent
+                          + "' asks for authentication"
+                          + (now.statusText() == null ? "" : ": " + now.statusText()))
+                  .thenReturn(true);
+          case COMPLETED ->
+              report(
+                      offer,
+                      new WorkerReport.Completed(token, now.answer(), Usage.NONE, now.taskId()))
+                  .thenReturn(true);
+          case FAILED ->
+              report(
+                      offer,
+                      new WorkerReport.Failed(
+                          token,
+                          "the A2A agent failed the task"
+                              + (now.statusText() == null ? "" : ": " + now.statusText()),
+                          Usage.NONE,
+                          now.taskId()))
+                  .thenReturn(true);
+          case REJECTED ->
+              report(
+                      offer,
+                      new WorkerReport.Failed(
+                          token,
+                          "the A2A agent rejected the task"
+                              + (now.statusText() == null ? "" : ": " + now.statusText()),
+                          Usage.NONE,
+                          now.taskId()))
+                  .thenReturn(true);
+          case CANCELED ->
+              report(
+                      offer,
+                      new WorkerReport.Cancelled(
+                          token,
+                          "the A2A agent canceled the task"
+                              + (now.statusText() == null ? "" : ": " + now.statusText())))
+                  .thenReturn(true);
+        };
+    return recorded.then(reported);
+  }
+
+  /**
+   * Whether a snapshot of a resumed job still shows the question the owner answered: an agent
+   * answering a follow-up message starts its stream with the task as it was, and a polled task
+   * shows it until the agent takes the answer up.
+   */
+  private static boolean stillAsking(Offer offer, @Nullable TaskSnapshot before, TaskSnapshot now) {
+    Question answered = offer.resumeQuestion();
+    return answered != null
+        && offer.resumeAnswer() != null
+        && now.state() == TaskState.INPUT_REQUIRED
+        && answered.content().equals(now.statusText())
+        && (before == null || before.state() == TaskState.INPUT_REQUIRED);
+  }
+
+  /** How a call that returned no result ends the job's turn. */
+  private Mono<Void> failed(Offer offer, A2aFailure failure) {
+    return switch (failure.kind()) {
+      case REFUSED ->
+          fail(offer, "guard", "the outbound guard refused the A2A agent: " + failure.getMessage());
+      case UNAUTHORIZED ->
+          refusedAccess(
+              offer,
+              "unauthorized",
+              "A2A agent '"
+                  + offer.spec().target().agentId()
+                  + "' refused our call ("
+                  + failure.getMessage()
+                  + "): it no longer accepts this team's messages");
+      case REJECTED, TASK_NOT_FOUND, UNSUPPORTED ->
+          fail(offer, "rejected", "the A2A agent refused: " + failure.getMessage());
+      case RETRYABLE, UNKNOWN -> unknown(offer, failure.getMessage());
+    };
+  }
+
+  private Mono<Void> unknown(Offer offer, @Nullable String reason) {
+    failures("unknown").increment();
+    log.info("job {}: A2A outcome unknown ({}); reconciling later", offer.job().id(), reason);
+    return transitions
+        .apply(
+            offer.job().id(),
+            (job, now) ->
+                job.pushOutcomeUnknown(
+                    offer.lease().token(), now, now.plus(properties.reconcileDelay())))
+        .onErrorResume(e -> Mono.empty())
+        .then();
+  }
+
+  /**
+   * The agent refused our credentials or asks for authentication: its team is disconnected with the
+   * reason (through {@code RuntimeRefusedAccess}), and the job is kept, unknown and holding its
+   * slot. Once the owner reconnects the team, it is reconciled with GetTask.
+   */
+  private Mono<Void> refusedAccess(Offer offer, String metric, String reason) {
+    failures(metric).increment();
+    return transactions
+        .transactional(
+            transitions
+                .apply(
+                    offer.job().id(),
+                    (job, now) ->
+                        job.pushOutcomeUnknown(
+                            offer.lease().token(), now, now.plus(properties.reconcileDelay())))
+                .flatMap(job -> events.runtimeRefusedAccess(job, reason)))
+        .onErrorResume(
+            e -> {
+              log.debug("job {}: refusal not recorded: {}", offer.job().id(), e.toString());
+              return Mono.empty();
+            })
+        .then();
+  }
+
+  private Mono<Void> fail(Offer offer, String reason, String error) {
+    failures(reason).increment();
+    return report(offer, new WorkerReport.Failed(offer.lease().token(), error, Usage.NONE, null))
+        .then();
+  }
+
+  /** Applies a report; false when the job moved on (a cancel, a newer lease) and it did not. */
+  private Mono<Boolean> report(Offer offer, WorkerReport report) {
+    return dispatch
+        .report(runtime(offer), offer.job().id(), report)
+        .thenReturn(true)
+        .onErrorResume(
+            e -> {
+              log.debug("job {}: report not applied: {}", offer.job().id(), e.toString());
+              return Mono.just(false);
+            });
+  }
+
+  /** Renews the lease before another attempt; false when the job moved on. */
+  private Mono<Boolean> renew(Offer offer) {
+    return transitions
+        .apply(
+            offer.job().id(),
+            (job, now) -> {
+              job.extendLease(offer.lease().token(), now);
+              return null;
+            })
+        .thenReturn(true)
+        .onErrorResume(e -> Mono.just(false));
+  }
+
+  private static Caller.Worker runtime(Offer offer) {
+    return new Caller.Worker(offer.spec().ownerId(), offer.spec().target().agentId());
+  }
+
+  private static String answerText(Offer offer) {
+    return offer.resumeAnswer() == null ? "" : offer.resumeAnswer().content();
+  }
+
+  /**
+   * One pass of carrying cancels over: every task of a job cancelled here that its agent was not
+   * yet asked to cancel gets CancelTask (idempotent at the agent, so two replicas asking at once do
+   * no harm). A task the agent no longer knows, or can no longer cancel, needs nothing more.
+   */
+  public Mono<Void> cancelPass() {
+    return tasks
+        .toCancel(CANCELS_PER_PASS)
+        .concatMap(
+            task ->
+                agents
+                    .endpoint(new AgentKey(task.ownerId(), task.agentId()), "a2a")
+                    .flatMap(base -> timed("AgentCard", client.card(base)))
+                    .flatMap(
+                        card ->
+                            timed(
+                                "CancelTask",
+                                client.call(
+                                    card.interfaceUrl(),
+                                    "CancelTask",
+                                    client.taskParams(task.taskId()))))
+                    .then(tasks.cancelSent(task.jobId(), clock.instant()))
+                    .onErrorResume(
+                        A2aFailure.class,
+                        failure ->
+                            failure.kind() == Kind.TASK_NOT_FOUND
+                                    || failure.kind() == Kind.REJECTED
+                                    || failure.kind() == Kind.UNSUPPORTED
+                                ? tasks.cancelSent(task.jobId(), clock.instant())
+                                : Mono.empty()))
+        .then()
+        .onErrorResume(
+            e -> {
+              log.warn("an A2A cancel pass failed; the next one retries: {}", e.toString());
+              return Mono.empty();
+            });
+  }
+
+  /** Forgets task records of jobs that ended long enough ago. */
+  public Mono<Long> housekeep() {
+    return tasks.forgetFinished(clock.instant().minus(properties.recordRetention()), 1000);
+  }
+
+  private <T> Mono<T> timed(String method, Mono<T> call) {
+    return Mono.defer(
+        () -> {
+          Timer.Sample sample = Timer.start(meters);
+          return call.doOnSuccess(
+                  done -> {
+                    sample.stop(latency(method));
+                    calls(method, "ok").increment();
+                  })
+              .doOnError(
+                  e -> {
+                    sample.stop(latency(method));
+                    calls(method, outcome(e)).increment();
+                  });
+        });
+  }
+
+  private Flux<JsonNode> timedStream(String method, Flux<JsonNode> stream) {
+    return Flux.defer(
+        () -> {
+          Timer.Sample sample = Timer.start(meters);
+          AtomicBoolean first = new AtomicBoolean(true);
+          return stream
+              .doOnNext(
+                  event -> {
+                    // A stream's latency is the time to its first event.
+                    if (first.compareAndSet(true, false)) {
+                      sample.stop(latency(method));
+                    }
+                  })
+              .doOnComplete(() -> calls(method, "ok").increment())
+              .doOnError(e -> calls(method, outcome(e)).increment());
+        });
+  }
+
+  private static String outcome(Throwable e) {
+    return e instanceof A2aFailure failure ? failure.kind().word() : "error";
+  }
+
+  private Counter calls(String method, String outcome) {
+    return Counter.builder(CALLS)
+        .description("Calls to A2A agents, by method and how they ended")
+        .tag("method", method)
+        .tag("outcome", outcome)
+        .register(meters);
+  }
+
+  private Timer latency(String method) {
+    return Timer.builder(LATENCY)
+        .description("How long an A2A call took until its answer (a stream: its first event)")
+        .tag("method", method)
+        .publishPercentileHistogram()
+        .register(meters);
+  }
+
+  private Counter failures(String reason) {
+    return Counter.builder(FAILURES)
+        .description("A2A jobs the runtime failed, left unknown or disconnected, by reason")
+        .tag("reason", reason)
+        .register(meters);
+  }
+
+  /**
+   * Passes on the database's dispatch signal (a job became offerable, on whichever replica); the
+   * periodic passes ({@code A2aLoops}) are the safety net and carry cancels over.
+   */
+  @Override
+  public void start() {
+    if (!running.compareAndSet(false, true)) {
+      return;
+    }
+    loop =
+        signals
+            .on(DatabaseSignals.DISPATCH)
+            .map(notification -> Boolean.TRUE)
+            .onBackpressureLatest()
+            .concatMap(trigger -> pass(), 1)
+            .subscribe(n -> {}, e -> log.error("A2A dispatcher stopped", e));
+  }
+
+  @Override
+  public void stop() {
+    running.set(false);
+    loop.dispose();
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running.get();
+  }
+}
