@@ -32,7 +32,19 @@ public class RequestController {
 
   @PostMapping("/api/v1/teams/{teamId}/requests")
   public Mono<ResponseEntity<RequestResponse>> submit(
-      Caller caller, @PathVariable UUID teamId, @RequestBody NewRequest body) {
+      Caller caller, @PathVariable UUID teamId, @RequestBody Mono<NewRequest> request) {
+    // The caller's kind is judged before the body too: a worker's malformed body gets the same 403.
+    if (!(caller instanceof Caller.Owner) && !(caller instanceof Caller.Member)) {
+      return Mono.error(wrongCallerKind());
+    }
+    return requests
+        .admit(caller, teamId)
+        .then(request)
+        .flatMap(body -> submit(caller, teamId, body));
+  }
+
+  private Mono<ResponseEntity<RequestResponse>> submit(
+      Caller caller, UUID teamId, NewRequest body) {
     List<String> recipients = body.recipients() == null ? List.of() : body.recipients();
     Mono<JobRequests.Submitted> submitted;
     if (caller instanceof Caller.Owner owner) {
@@ -40,11 +52,7 @@ public class RequestController {
     } else if (caller instanceof Caller.Member member) {
       submitted = requests.handOff(member, teamId, recipients, body.text(), body.idempotencyKey());
     } else {
-      return Mono.error(
-          new ProblemException(
-              ProblemException.Kind.FORBIDDEN,
-              "wrong-caller-kind",
-              "only an owner or a member of the team sends requests"));
+      return Mono.error(wrongCallerKind());
     }
     return submitted.map(
         result ->
@@ -53,6 +61,13 @@ public class RequestController {
                     new RequestResponse(
                         result.jobs().stream().map(job -> JobView.of(job, json)).toList(),
                         result.replayed())));
+  }
+
+  private static ProblemException wrongCallerKind() {
+    return new ProblemException(
+        ProblemException.Kind.FORBIDDEN,
+        "wrong-caller-kind",
+        "only an owner or a member of the team sends requests");
   }
 
   /**
