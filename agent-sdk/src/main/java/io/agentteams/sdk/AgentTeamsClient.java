@@ -10,12 +10,14 @@ import io.agentteams.sdk.streams.Streams;
 import io.agentteams.sdk.tasks.TaskBoard;
 import io.agentteams.sdk.teams.Teams;
 import io.agentteams.sdk.tokens.Tokens;
+import io.agentteams.sdk.tokens.WorkerTokens;
 import io.agentteams.sdk.tools.MemberTools;
 import io.agentteams.sdk.tools.ToolCatalog;
 import io.agentteams.sdk.worker.AgentWorker;
 import io.agentteams.sdk.worker.JobHandler;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;
@@ -108,6 +110,14 @@ public final class AgentTeamsClient {
    */
   public AgentWorker.Builder worker(String agentId, TokenSupplier workerToken, JobHandler handler) {
     return AgentWorker.builder(http.withTokens(workerToken), agentId, handler);
+  }
+
+  /**
+   * A worker token of the agent, minted with this (owner's) client and renewed by the supplier
+   * before each expiry, for a worker that runs longer than a token lives.
+   */
+  public TokenSupplier workerTokens(String agentId) {
+    return WorkerTokens.from(http, agentId, tokens().worker(agentId), Clock.systemUTC());
   }
 
   /** The same gateway with another token. */

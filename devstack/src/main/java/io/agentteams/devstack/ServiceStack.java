@@ -125,14 +125,16 @@ public final class ServiceStack implements AutoCloseable {
   private final Map<Service, ConfigurableApplicationContext> contexts = new LinkedHashMap<>();
   private final Settings settings;
   private final Map<Service, Integer> stoppedPorts = new EnumMap<>(Service.class);
+  private final @Nullable DevelopmentKeys keys;
 
-  private ServiceStack(Settings settings) {
+  private ServiceStack(Settings settings, @Nullable DevelopmentKeys keys) {
     this.settings = settings;
+    this.keys = keys;
   }
 
   /** Starts every service; if one fails, those already started are stopped again. */
   public static ServiceStack start(Settings settings) {
-    ServiceStack stack = new ServiceStack(settings);
+    ServiceStack stack = new ServiceStack(settings, DevelopmentKeys.generate());
     try {
       for (Service service : Service.values()) {
         stack.contexts.put(service, stack.run(service, settings));
@@ -144,8 +146,32 @@ public final class ServiceStack implements AutoCloseable {
     }
   }
 
+  /**
+   * Runs one service on its own with exactly the given settings and no development keys, as a
+   * deployment would: for tests of what a service refuses to start without.
+   */
+  public static ConfigurableApplicationContext runAlone(Service service, Settings settings) {
+    return new ServiceStack(settings, null).run(service, settings);
+  }
+
+  /** This stack's DEVELOPMENT ONLY keys, for another gateway (a test's) that joins it. */
+  public DevelopmentKeys keys() {
+    if (keys == null) {
+      throw new IllegalStateException("a service run alone has no development keys");
+    }
+    return keys;
+  }
+
   private ConfigurableApplicationContext run(Service service, Settings settings) {
-    Map<String, Object> properties = properties(service, settings, this::url);
+    Map<String, Object> properties =
+        properties(
+            service,
+            settings,
+            keys,
+            other ->
+                contexts.containsKey(other)
+                    ? url(other)
+                    : "http://127.0.0.1:" + settings.ports().getOrDefault(other, 0));
     // One logging system serves every service in this JVM; the thread names tell them apart.
     properties.put("logging.include-application-name", false);
     SpringApplication application = service.application.get();
@@ -177,11 +203,18 @@ public final class ServiceStack implements AutoCloseable {
    * The properties that run one service against the settings, as command-line arguments of a Spring
    * application in this JVM or in one of its own.
    *
+   * @param keys the DEVELOPMENT ONLY keys of the stack, each service given only those it holds
+   *     (none: the settings must bring them)
    * @param urlOf where the gateway reaches each other service
    */
   public static Map<String, Object> properties(
-      Service service, Settings settings, Function<Service, String> urlOf) {
-    Map<String, Object> properties = new LinkedHashMap<>(settings.properties());
+      Service service,
+      Settings settings,
+      @Nullable DevelopmentKeys keys,
+      Function<Service, String> urlOf) {
+    Map<String, Object> properties =
+        new LinkedHashMap<>(keys == null ? Map.of() : keys.settingsFor(service));
+    properties.putAll(settings.properties());
     properties.put("spring.kafka.bootstrap-servers", settings.kafkaBootstrapServers());
     properties.put("server.port", settings.ports().getOrDefault(service, 0));
     properties.put("spring.main.banner-mode", "off");

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -86,6 +87,14 @@ class IsolationIntegrationTest {
                     true))
             .ok();
     String planId = plan.get("plan").get("id").asString();
+    api.workerToken(alice, "alice-agent-1");
+    String aliceTokenId =
+        api.get("/api/v1/tokens?agent_id=alice-agent-1", alice)
+            .ok()
+            .get("tokens")
+            .get(0)
+            .get("id")
+            .asString();
     Snapshot before = snapshot(alice, team);
 
     // The intruders: another owner with a team of its own, and that team's member.
@@ -163,7 +172,13 @@ class IsolationIntegrationTest {
             new Call(HttpMethod.GET, "/api/v1/agents/alice-agent-1", null),
             new Call(HttpMethod.PUT, "/api/v1/agents/alice-agent-1", Map.of("name", "x")),
             new Call(HttpMethod.POST, "/api/v1/agents/alice-agent-1/tokens", Map.of()),
-            new Call(HttpMethod.POST, t + "/members/lead/tokens", Map.of()));
+            new Call(HttpMethod.POST, t + "/members/lead/tokens", Map.of()),
+            new Call(HttpMethod.DELETE, "/api/v1/agents/alice-agent-1", null),
+            new Call(HttpMethod.GET, "/api/v1/tokens?agent_id=alice-agent-1", null),
+            new Call(HttpMethod.GET, "/api/v1/tokens?team_id=" + team + "&member=lead", null),
+            new Call(HttpMethod.DELETE, "/api/v1/tokens/" + aliceTokenId, null),
+            new Call(HttpMethod.DELETE, "/api/v1/tokens?agent_id=alice-agent-1", null),
+            new Call(HttpMethod.DELETE, "/api/v1/tokens?team_id=" + team + "&member=lead", null));
     List<String> streams =
         List.of(
             t + "/events",
@@ -173,6 +188,9 @@ class IsolationIntegrationTest {
 
     List<String> refusals = new ArrayList<>();
     SoftAssertions softly = new SoftAssertions();
+    String ghostTeam = UUID.randomUUID().toString();
+    String ghostJob = UUID.randomUUID().toString();
+    String ghostToken = UUID.randomUUID().toString();
     for (String intruder : List.of(mallory, malloryMember, malloryWorker)) {
       for (Call call : calls) {
         Api.Response answer = api.call(call.method(), call.path(), intruder, call.body());
@@ -181,6 +199,31 @@ class IsolationIntegrationTest {
         softly.assertThat(answer.status()).as(what).isIn(403, 404);
         for (String secret : SECRETS) {
           softly.assertThat(answer.raw()).as(what).doesNotContain(secret);
+        }
+        // Existence does not leak: the answer is the one for ids that do not exist at all.
+        String ghostPath =
+            call.path()
+                .replace(team, ghostTeam)
+                .replace(job, ghostJob)
+                .replace(aliceTokenId, ghostToken)
+                .replace("alice-agent-1", "ghost-agent");
+        Api.Response ghost = api.call(call.method(), ghostPath, intruder, call.body());
+        softly.assertThat(answer.status()).as(what + " (as for nothing)").isEqualTo(ghost.status());
+        softly.assertThat(code(answer)).as(what + " (as for nothing)").isEqualTo(code(ghost));
+        // Another owner's team is not found, unless the operation is open to no owner at all
+        // (a member's own inbox or state writes), which says nothing of the team.
+        if (intruder.equals(mallory)
+            && call.path().startsWith(t)
+            && !code(answer).equals("wrong-caller-kind")) {
+          softly.assertThat(answer.status()).as(what + ": another owner's team").isEqualTo(404);
+        }
+        // The caller is judged before the body: a malformed one changes nothing.
+        if (call.body() != null) {
+          Api.Response malformed = api.callRaw(call.method(), call.path(), intruder, "{not json");
+          softly
+              .assertThat(malformed.status())
+              .as(call.method() + " " + call.path() + " with a malformed body: " + malformed.raw())
+              .isEqualTo(answer.status());
         }
         refusals.add(what);
       }
@@ -192,8 +235,15 @@ class IsolationIntegrationTest {
     softly.assertAll();
     assertThat(refusals).hasSize(3 * (calls.size() + streams.size()));
 
-    // Nothing of the victim's team changed.
+    // Nothing of the victim's team changed, and none of her tokens was revoked.
     assertThat(snapshot(alice, team)).isEqualTo(before);
+    assertThat(api.get("/api/v1/tokens", alice).ok().get("tokens"))
+        .isNotEmpty()
+        .allSatisfy(token -> assertThat(token.path("revoked_at").isString()).isFalse());
+  }
+
+  private static String code(Api.Response answer) {
+    return answer.body() == null ? "" : answer.body().path("code").asString("");
   }
 
   /** What an intrusion could have changed. */

@@ -6,25 +6,38 @@ import static io.agentteams.gateway.support.EdgeCalls.memberToken;
 import static io.agentteams.gateway.support.EdgeCalls.mint;
 import static io.agentteams.gateway.support.EdgeCalls.toolCall;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.agentteams.gateway.headers.SecurityHeadersFilter;
+import io.agentteams.gateway.identity.EdgeTokens;
+import io.agentteams.gateway.identity.RevokedTokens;
 import io.agentteams.gateway.support.StubServices;
 import io.agentteams.gateway.support.TestIdentityProvider;
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.identity.IdentityProperties;
 import io.agentteams.platform.test.RealInfrastructure;
+import io.agentteams.platform.testidentity.TestIdentity;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.Disposable;
 
 /**
  * The edge on its own: who gets in, what they become inside, where requests go, what is refused.
@@ -38,12 +51,14 @@ import org.springframework.test.web.reactive.server.WebTestClient;
       "agentteams.gateway.identity.dev-identity-enabled=true",
       "agentteams.gateway.identity.oidc.issuer-uri=" + TestIdentityProvider.ISSUER,
       "agentteams.gateway.identity.oidc.audience=agent-teams",
-      "agentteams.gateway.limits.max-body-bytes=2000"
+      "agentteams.gateway.limits.max-body-bytes=2000",
+      // Many tests share one address; the address budget has its own test.
+      "agentteams.gateway.limits.anonymous-burst=100000"
     })
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "30s")
 class GatewayEdgeIntegrationTest {
 
-  static final StubServices services = new StubServices(IdentityProperties.DEVELOPMENT_SECRET);
+  static final StubServices services = new StubServices();
   static final TestIdentityProvider idp = new TestIdentityProvider();
 
   @DynamicPropertySource
@@ -62,10 +77,84 @@ class GatewayEdgeIntegrationTest {
   }
 
   @Autowired WebTestClient web;
+  @Autowired RevokedTokens revoked;
+  @LocalServerPort int port;
+
+  @Test
+  void aRevokedTokenIsRefusedFromTheNextRequestAndTheStreamItHoldsOpenIsClosed() {
+    String owner = devToken(web, StubServices.OWNER);
+    AtomicBoolean ended = new AtomicBoolean();
+    List<ServerSentEvent<String>> seen = new CopyOnWriteArrayList<>();
+    Disposable stream =
+        WebClient.create("http://127.0.0.1:" + port)
+            .get()
+            .uri("/api/v1/teams/{team}/events", StubServices.TEAM)
+            .header("Authorization", "Bearer " + owner)
+            .accept(MediaType.TEXT_EVENT_STREAM)
+            .retrieve()
+            .bodyToFlux(new ParameterizedTypeReference<ServerSentEvent<String>>() {})
+            .doOnNext(seen::add)
+            .doOnTerminate(() -> ended.set(true))
+            .subscribe(event -> {}, error -> {});
+    try {
+      await().atMost(Duration.ofSeconds(30)).until(() -> !seen.isEmpty());
+      assertThat(ended).isFalse();
+
+      revoked.revoke(EdgeTokens.tokenId(owner), Instant.now().plus(Duration.ofHours(1)));
+
+      await().atMost(Duration.ofSeconds(30)).untilTrue(ended);
+      web.get()
+          .uri("/api/v1/teams")
+          .header("Authorization", "Bearer " + owner)
+          .exchange()
+          .expectStatus()
+          .isUnauthorized()
+          .expectBody()
+          .jsonPath("$.code")
+          .isEqualTo("token-revoked");
+    } finally {
+      stream.dispose();
+    }
+  }
 
   @BeforeEach
   void clear() {
     services.clear();
+  }
+
+  @Test
+  void everyAnswerCarriesSecurityHeadersTokensAreNotStoredAndCorsIsOff() {
+    web.get()
+        .uri("/api/v1/teams")
+        .exchange()
+        .expectStatus()
+        .isUnauthorized()
+        .expectHeader()
+        .valueEquals("X-Content-Type-Options", "nosniff")
+        .expectHeader()
+        .valueEquals("Content-Security-Policy", SecurityHeadersFilter.API_POLICY)
+        .expectHeader()
+        .valueEquals("Referrer-Policy", "no-referrer")
+        .expectHeader()
+        .doesNotExist("Strict-Transport-Security");
+    web.post()
+        .uri("/dev/tokens")
+        .bodyValue(java.util.Map.of("owner_id", "headers"))
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectHeader()
+        .valueEquals("Cache-Control", "no-store")
+        .expectHeader()
+        .valueEquals("X-Content-Type-Options", "nosniff");
+    // No allowed origins are configured: a browser on another origin gets no CORS grant.
+    web.options()
+        .uri("/api/v1/teams")
+        .header("Origin", "https://elsewhere.example")
+        .header("Access-Control-Request-Method", "GET")
+        .exchange()
+        .expectHeader()
+        .doesNotExist("Access-Control-Allow-Origin");
   }
 
   @Test
@@ -117,13 +206,9 @@ class GatewayEdgeIntegrationTest {
         .isUnauthorized()
         .expectHeader()
         .contentType(MediaType.APPLICATION_PROBLEM_JSON);
-    // A token a client made with the services' internal key is not a public token.
+    // An internal token (which only the gateway can sign) is not a public token either.
     String internal =
-        new io.agentteams.platform.identity.CallerTokens(
-                IdentityProperties.DEVELOPMENT_SECRET,
-                "agent-teams-gateway",
-                "agent-teams-internal",
-                java.time.Clock.systemUTC())
+        TestIdentity.internalTokens()
             .issue(new Caller.Owner("mallory"), java.time.Duration.ofMinutes(1));
     web.get()
         .uri("/api/v1/teams")
@@ -158,6 +243,40 @@ class GatewayEdgeIntegrationTest {
           .isUnauthorized();
     }
     assertThat(services.hits()).hasSize(1);
+  }
+
+  @Test
+  void aWorkerRefreshesItsShortLivedTokenForItsOwnAgentOnly() {
+    String owner = devToken(web, StubServices.OWNER);
+    String worker = mint(web, "/api/v1/agents/" + StubServices.AGENT + "/tokens", owner);
+    String refresh = "/api/v1/agents/" + StubServices.AGENT + "/tokens/refresh";
+
+    String fresh = mint(web, refresh, worker);
+    assertThat(fresh).isNotEqualTo(worker);
+    services.clear();
+    web.get()
+        .uri("/api/v1/agents/" + StubServices.AGENT + "/jobs/stream")
+        .header("Authorization", "Bearer " + fresh)
+        .exchange()
+        .expectStatus()
+        .isOk();
+    assertThat(services.hits())
+        .extracting(StubServices.Hit::caller)
+        .containsExactly(new Caller.Worker(StubServices.OWNER, StubServices.AGENT));
+
+    web.post()
+        .uri("/api/v1/agents/another-agent/tokens/refresh")
+        .header("Authorization", "Bearer " + worker)
+        .exchange()
+        .expectStatus()
+        .isNotFound();
+    web.post()
+        .uri(refresh)
+        .header("Authorization", "Bearer " + owner)
+        .exchange()
+        .expectStatus()
+        .isForbidden();
+    web.post().uri(refresh).exchange().expectStatus().isUnauthorized();
   }
 
   @Test
@@ -298,6 +417,8 @@ class GatewayEdgeIntegrationTest {
         .exists()
         .jsonPath("$.components.schemas.TaskBoardThing")
         .exists()
+        .jsonPath("$.paths['/api/internal/v1/mailbox/recent']")
+        .doesNotExist()
         .jsonPath("$.paths['/actuator/health']")
         .doesNotExist()
         // The gateway's own operations, with their errors.

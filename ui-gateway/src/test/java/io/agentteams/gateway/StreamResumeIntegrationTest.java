@@ -8,7 +8,6 @@ import io.agentteams.contracts.Topics;
 import io.agentteams.gateway.stream.FeedConsumer;
 import io.agentteams.gateway.support.StubServices;
 import io.agentteams.platform.event.EventCodec;
-import io.agentteams.platform.identity.IdentityProperties;
 import io.agentteams.platform.test.RealInfrastructure;
 import io.agentteams.platform.test.TestInfrastructure;
 import java.time.Duration;
@@ -42,11 +41,13 @@ import reactor.core.publisher.Flux;
       "agentteams.gateway.identity.dev-identity-enabled=true",
       "agentteams.gateway.stream.heartbeat=300ms",
       "agentteams.gateway.stream.subscriber-buffer=4096",
-      "agentteams.kafka.partitions=4"
+      "agentteams.kafka.partitions=4",
+      // Many tests share one address; the address budget has its own test.
+      "agentteams.gateway.limits.anonymous-burst=100000"
     })
 class StreamResumeIntegrationTest {
 
-  static final StubServices services = new StubServices(IdentityProperties.DEVELOPMENT_SECRET);
+  static final StubServices services = new StubServices();
 
   @DynamicPropertySource
   static void endpoints(DynamicPropertyRegistry registry) {

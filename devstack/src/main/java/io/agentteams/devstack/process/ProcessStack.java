@@ -1,5 +1,6 @@
 package io.agentteams.devstack.process;
 
+import io.agentteams.devstack.DevelopmentKeys;
 import io.agentteams.devstack.ServiceStack;
 import io.agentteams.devstack.ServiceStack.DatabaseAccess;
 import io.agentteams.devstack.ServiceStack.Service;
@@ -97,6 +98,9 @@ public final class ProcessStack implements AutoCloseable {
   private final Map<Service, List<ChildProcess>> replicas = new EnumMap<>(Service.class);
   private final Map<Service, Integer> ports = new EnumMap<>(Service.class);
   private final List<ServiceFront> fronts = new ArrayList<>();
+
+  /** DEVELOPMENT ONLY keys of this stack: every replica of a part holds the same ones. */
+  private final DevelopmentKeys keys = DevelopmentKeys.generate();
 
   private ProcessStack(Settings settings, ChildProcess kafka, String bootstrapServers) {
     this.settings = settings;
@@ -319,7 +323,7 @@ public final class ProcessStack implements AutoCloseable {
   private ChildProcess replica(Service service, int number, int port) {
     String name = service.id() + "-" + number;
     Map<String, Object> properties =
-        new LinkedHashMap<>(ServiceStack.properties(service, services, this::url));
+        new LinkedHashMap<>(ServiceStack.properties(service, services, keys, this::url));
     properties.put("server.port", port);
     // The replica keeps its name across restarts: its consumers rejoin their groups at once.
     properties.put("agentteams.consumer.instance-id", name);

@@ -1,8 +1,10 @@
 package io.agentteams.devstack.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.agentteams.platform.test.RealInfrastructure;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -10,9 +12,9 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 
 /**
- * The agents page (register, edit, mint a worker token shown once, a webhook agent's signing secret
- * shown once and rotated) and the operator page (the deployment's admission and backlog, for
- * operators only).
+ * The agents page (register, edit, mint a worker token shown once, revoke its tokens, delete it, a
+ * webhook agent's signing secret shown once and rotated) and the operator page (the deployment's
+ * admission and backlog, for operators only).
  */
 @RealInfrastructure
 class AgentsAndOperatorBrowserTest {
@@ -60,6 +62,20 @@ class AgentsAndOperatorBrowserTest {
     browser.get(fixture.gateway + "/console/agents");
     browser.waitFor(By.id("agent-helper"));
     assertThat(browser.driver().getPageSource()).as("a token is shown once").doesNotContain(minted);
+
+    // Revoking the agent's tokens: the minted token is refused from then on.
+    browser.click(By.cssSelector("#agent-helper button[data-revoke]"));
+    assertThat(browser.waitFor(By.cssSelector("#token-helper [data-revoked]")).getText())
+        .contains("Revoked 1 token");
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> assertThat(fixture.api.post(report, minted, heartbeat).status()).isEqualTo(401));
+
+    // Deleting the agent: it leaves the list.
+    browser.click(By.cssSelector("#agent-helper form[data-delete] button"));
+    browser.waitForText(By.cssSelector(".notice"), "Deleted helper");
+    assertThat(browser.driver().findElements(By.id("agent-helper"))).isEmpty();
   }
 
   @Test

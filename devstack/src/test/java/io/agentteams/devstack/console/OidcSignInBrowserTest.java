@@ -44,12 +44,13 @@ class OidcSignInBrowserTest {
     provider.start(InetAddress.getByName("127.0.0.1"), 0);
     String issuer = provider.issuerUrl("default").toString();
     var stack = SharedStack.get();
-    Map<String, Object> properties = new LinkedHashMap<>();
+    Map<String, Object> properties = new LinkedHashMap<>(stack.keys().gatewaySettings());
     properties.put("server.port", 0);
     properties.put("spring.main.banner-mode", "off");
     properties.put("logging.include-application-name", false);
     properties.put(
         "spring.kafka.bootstrap-servers", TestInfrastructure.shared().kafkaBootstrapServers());
+    properties.put("agentteams.kafka.partitions", SharedStack.PARTITIONS);
     properties.put("agentteams.gateway.services.team", stack.url(Service.TEAM));
     properties.put("agentteams.gateway.services.mailbox", stack.url(Service.MAILBOX));
     properties.put("agentteams.gateway.services.task-board", stack.url(Service.TASK_BOARD));

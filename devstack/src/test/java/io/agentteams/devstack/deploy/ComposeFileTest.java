@@ -2,6 +2,7 @@ package io.agentteams.devstack.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.agentteams.platform.identity.GeneratedSecrets;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
 
 /** The compose file runs the whole product and exposes only what people use. */
@@ -19,16 +21,75 @@ class ComposeFileTest {
   private static final List<String> WITH_DATABASE =
       List.of("team-service", "mailbox-service", "task-board-service", "scheduler-service");
 
+  @TempDir Path temp;
+
   @Test
-  void dockerComposeAcceptsTheFile() throws Exception {
+  void dockerComposeAcceptsTheFileWithTheGeneratedSecretsAndRefusesWithoutThem() throws Exception {
     // Debian's docker-compose validates offline (bin/test installs it); no engine is needed.
-    Process process =
-        new ProcessBuilder("docker-compose", "-f", COMPOSE.toString(), "config", "-q")
-            .redirectErrorStream(true)
-            .start();
+    Path env = temp.resolve(".env");
+    Map<String, String> secrets = GeneratedSecrets.generate();
+    Files.writeString(env, GeneratedSecrets.render(secrets));
+    Result accepted = config(env);
+    assertThat(accepted.exitCode()).as(accepted.output()).isZero();
+    Map<String, Object> rendered = new Yaml().load(accepted.output());
+    @SuppressWarnings("unchecked")
+    Map<String, Map<String, Map<String, Object>>> services =
+        (Map<String, Map<String, Map<String, Object>>>) (Object) rendered.get("services");
+    assertThat(services.get("ui-gateway").get("environment"))
+        .containsEntry("AGENTTEAMS_GATEWAY_IDENTITY_EDGE_KEYS", secrets.get("AGENTTEAMS_EDGE_KEYS"))
+        .containsEntry("AGENTTEAMS_GATEWAY_IDENTITY_DEV_IDENTITY_ENABLED", "false");
+    assertThat(services.get("team-service").get("environment"))
+        .containsEntry(
+            "AGENTTEAMS_IDENTITY_INTERNAL_VERIFICATION_KEYS",
+            secrets.get("AGENTTEAMS_INTERNAL_VERIFICATION_KEYS"));
+
+    Path empty = temp.resolve("empty.env");
+    Files.writeString(empty, "");
+    Result refused = config(empty);
+    assertThat(refused.exitCode()).as("compose starts nothing without its secrets").isNotZero();
+    assertThat(refused.output()).contains("AGENTTEAMS_").contains("is not set");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void noSecretHasADefaultAndTheDevelopmentIdentityIsOffUnlessAskedFor() throws IOException {
+    String file = Files.readString(COMPOSE);
+    assertThat(file).doesNotContain("dev-only").doesNotContain("change-me");
+    Map<String, Map<String, Object>> services = services();
+    Map<String, Object> gateway =
+        (Map<String, Object>) services.get("ui-gateway").get("environment");
+    assertThat(gateway)
+        .containsEntry(
+            "AGENTTEAMS_GATEWAY_IDENTITY_DEV_IDENTITY_ENABLED",
+            "${AGENTTEAMS_DEV_IDENTITY:-false}");
+    for (String name : WITH_DATABASE) {
+      Map<String, Object> env = (Map<String, Object>) services.get(name).get("environment");
+      assertThat(env.keySet())
+          .as("%s holds the gateway's public keys only", name)
+          .contains("AGENTTEAMS_IDENTITY_INTERNAL_VERIFICATION_KEYS")
+          .doesNotContain(
+              "AGENTTEAMS_GATEWAY_IDENTITY_INTERNAL_SIGNING_KEYS",
+              "AGENTTEAMS_GATEWAY_IDENTITY_EDGE_KEYS");
+    }
+  }
+
+  private record Result(int exitCode, String output) {}
+
+  private static Result config(Path envFile) throws Exception {
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                "docker-compose",
+                "-f",
+                COMPOSE.toString(),
+                "--env-file",
+                envFile.toString(),
+                "config")
+            .redirectErrorStream(true);
+    builder.environment().keySet().removeIf(name -> name.startsWith("AGENTTEAMS_"));
+    Process process = builder.start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(process.exitValue()).as(output).isZero();
+    return new Result(process.exitValue(), output);
   }
 
   @Test

@@ -188,10 +188,28 @@ class HelmChartTest {
           .containsEntry("port", "management")
           .containsEntry("path", "/actuator/prometheus");
     }
-    Map<String, Object> byDefault =
-        first(render("minimal").podSpec("Deployment", "at-team-service").get("containers"));
-    assertThat(env(byDefault)).doesNotContainKey("MANAGEMENT_SERVER_PORT");
-    assertThat(at(byDefault, "readinessProbe.httpGet.port", String.class)).isEqualTo("http");
+    Rendered minimal = render("minimal");
+    for (String service : SERVICES) {
+      Map<String, Object> byDefault =
+          first(minimal.podSpec("Deployment", "at-" + service).get("containers"));
+      assertThat(env(byDefault))
+          .as("%s serves the actuator on a port of its own by default", service)
+          .containsEntry("MANAGEMENT_SERVER_PORT", "9090");
+      assertThat(at(byDefault, "readinessProbe.httpGet.port", String.class))
+          .isEqualTo("management");
+    }
+    // The console's operator page reads the services' metrics there, and may reach them.
+    Map<String, Object> gateway =
+        first(minimal.podSpec("Deployment", "at-ui-gateway").get("containers"));
+    assertThat(env(gateway).get("SPRING_APPLICATION_JSON"))
+        .contains("\"team-service\":\"http://at-team-service:9090\"")
+        .contains("\"scheduler-service\":\"http://at-scheduler-service:9090\"");
+    Map<String, Object> values = values("minimal");
+    merge(values, Map.of("networkPolicy", Map.of("enabled", true)));
+    Map<String, Object> policy = render(values).find("NetworkPolicy", "at-team-service");
+    assertThat(String.valueOf(at(policy, "spec.ingress", List.class).get(1)))
+        .contains("management")
+        .contains("app.kubernetes.io/name=ui-gateway");
   }
 
   @ParameterizedTest
@@ -372,6 +390,15 @@ class HelmChartTest {
     assertThat(paths)
         .extracting(p -> at(p, "backend.service.name", String.class))
         .containsOnly("at-ui-gateway");
+    assertThat(paths)
+        .as("the Ingress reaches the gateway's public port, never its management port")
+        .extracting(p -> at(p, "backend.service.port.name", String.class))
+        .containsOnly("http");
+    assertThat(paths).noneMatch(p -> String.valueOf(p.get("path")).startsWith("/actuator"));
+    Map<String, Object> gatewayPod =
+        first(chart.podSpec("Deployment", "at-ui-gateway").get("containers"));
+    assertThat(env(gatewayPod).get("MANAGEMENT_SERVER_PORT"))
+        .isNotEqualTo(env(gatewayPod).get("SERVER_PORT"));
     assertThat(render("minimal").docs()).noneMatch(d -> "Ingress".equals(d.get("kind")));
 
     for (String exposing : List.of("/actuator", "/dev/tokens", "/")) {
@@ -398,6 +425,41 @@ class HelmChartTest {
       Set<String> names = files.map(p -> p.getFileName().toString()).collect(Collectors.toSet());
       assertThat(at(dashboards, "data", Map.class).keySet()).isEqualTo(names);
     }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"minimal", "production"})
+  void eachPrivateKeyReachesTheOnePartThatSignsWithIt(String values) {
+    Rendered chart = render(values);
+    Map<String, Set<String>> held = new LinkedHashMap<>();
+    for (String service : SERVICES) {
+      Map<String, Object> container =
+          first(chart.podSpec("Deployment", "at-" + service).get("containers"));
+      Set<String> keys =
+          list(container.get("env")).stream()
+              .filter(v -> v.containsKey("valueFrom"))
+              .map(v -> at(v, "valueFrom", Map.class).get("secretKeyRef"))
+              .filter(ref -> ref != null)
+              .map(ref -> String.valueOf(map(ref).get("key")))
+              .filter(key -> key.endsWith("-keys"))
+              .collect(Collectors.toSet());
+      held.put(service, keys);
+      if (!service.equals("ui-gateway")) {
+        assertThat(env(container))
+            .as("%s verifies with the gateway's public keys", service)
+            .containsKey("AGENTTEAMS_IDENTITY_INTERNAL_VERIFICATION_KEYS")
+            .doesNotContainKeys(
+                "AGENTTEAMS_GATEWAY_IDENTITY_EDGE_KEYS",
+                "AGENTTEAMS_GATEWAY_IDENTITY_INTERNAL_SIGNING_KEYS");
+      }
+    }
+    assertThat(held)
+        .as("the edge and internal signing keys go to the gateway alone")
+        .containsEntry("ui-gateway", Set.of("internal-signing-keys", "edge-keys"))
+        .containsEntry("scheduler-service", Set.of("dispatch-signing-keys"))
+        .containsEntry("team-service", Set.of())
+        .containsEntry("mailbox-service", Set.of())
+        .containsEntry("task-board-service", Set.of());
   }
 
   @Test

@@ -96,6 +96,24 @@ public final class Api {
         .block(TIMEOUT);
   }
 
+  /** A call with a raw JSON body, sent as is (malformed on purpose, say). */
+  public Response callRaw(HttpMethod method, String path, @Nullable String token, String json) {
+    WebClient.RequestBodySpec request =
+        gateway.method(method).uri(path).contentType(MediaType.APPLICATION_JSON);
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return request
+        .bodyValue(json)
+        .exchangeToMono(
+            response ->
+                response
+                    .bodyToMono(String.class)
+                    .defaultIfEmpty("")
+                    .map(raw -> new Response(response.statusCode().value(), null, raw)))
+        .block(TIMEOUT);
+  }
+
   /** Opens an SSE stream; the caller subscribes and disposes it. */
   public Flux<ServerSentEvent<String>> stream(String path, String token) {
     return gateway

@@ -57,11 +57,11 @@ public final class Sdk {
     return await().atMost(PATIENCE).until(() -> owner.teams().get(id), Team::ready);
   }
 
-  /** A worker builder for the agent, with a worker token the owner mints. */
+  /** A worker builder for the agent, with a renewing worker token the owner mints. */
   public static AgentWorker.Builder worker(
       AgentTeamsClient owner, String agentId, JobHandler handler) {
     return owner
-        .worker(agentId, TokenSupplier.of(owner.tokens().worker(agentId).accessToken()), handler)
+        .worker(agentId, owner.workerTokens(agentId), handler)
         .backoff(Duration.ofMillis(100), Duration.ofSeconds(2));
   }
 

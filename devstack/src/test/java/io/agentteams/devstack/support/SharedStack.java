@@ -15,6 +15,13 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SharedStack {
 
+  /**
+   * Partitions of every topic in the shared stack. A part a test starts beside the stack (another
+   * gateway) must be given the same: with more, its start would add partitions to every topic, and
+   * the stack's consumers would not read the new ones until their next metadata refresh.
+   */
+  public static final int PARTITIONS = 4;
+
   private static @Nullable ServiceStack stack;
 
   private SharedStack() {}
@@ -48,7 +55,7 @@ public final class SharedStack {
                 // Every trace is kept, and every service's spans land in CapturedSpans.
                 Map.entry("management.tracing.sampling.probability", 1.0),
                 Map.entry("agentteams.test.capture-spans", true),
-                Map.entry("agentteams.kafka.partitions", 4),
+                Map.entry("agentteams.kafka.partitions", PARTITIONS),
                 Map.entry("agentteams.outbox.poll-interval", "200ms"),
                 // A stream still open at shutdown (a worker's job stream through the gateway's
                 // proxy) would hold a graceful shutdown for its default 30 s.
@@ -56,6 +63,8 @@ public final class SharedStack {
                 // Tests play many parts quickly from one address; the rate limit has its own test.
                 Map.entry("agentteams.gateway.limits.requests-per-second", 10_000),
                 Map.entry("agentteams.gateway.limits.burst", 10_000),
+                Map.entry("agentteams.gateway.limits.anonymous-requests-per-second", 10_000),
+                Map.entry("agentteams.gateway.limits.anonymous-burst", 10_000),
                 // Test agents (webhook, A2A) listen on loopback, which the outbound guard refuses
                 // unless the operator allows it: this stack allows 127.0.0.1 alone.
                 Map.entry("agentteams.outbound.allow-cidrs", "127.0.0.1/32"),

@@ -10,14 +10,6 @@ public final class AccessProblems {
 
   private AccessProblems() {}
 
-  /** A member token for another team than the one in the path. */
-  public static DomainFailure wrongTeam(Caller.Member member, UUID teamId) {
-    return DomainFailure.forbidden(
-        "wrong-team",
-        "this member token is for another team",
-        Map.of("team_id", teamId.toString()));
-  }
-
   /** A member token whose name the team's roster does not hold. */
   public static DomainFailure notAMember(Caller.Member member, UUID teamId) {
     return DomainFailure.forbidden(

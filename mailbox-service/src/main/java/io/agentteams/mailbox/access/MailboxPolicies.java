@@ -5,6 +5,7 @@ import static io.agentteams.platform.access.AccessPolicy.CallerKind.OWNER;
 import static io.agentteams.platform.access.AccessPolicy.CallerKind.SERVICE;
 
 import io.agentteams.platform.access.AccessPolicy;
+import io.agentteams.platform.access.TeamAccess;
 
 /**
  * Who may use a team's mailbox, decided by the platform's team access against this service's roster
@@ -19,7 +20,7 @@ public final class MailboxPolicies {
   /** A member of the team acting as itself: its inbox. */
   public static final AccessPolicy MEMBERS =
       AccessPolicy.admitting(MEMBER)
-          .refusingForeignTokens(AccessProblems::wrongTeam)
+          .refusingForeignTokens((member, teamId) -> TeamAccess.notFound(teamId))
           .refusingNonMembers(AccessProblems::notAMember);
 
   /** The team's owner, one of its members, or another service: the history and the results. */
@@ -28,7 +29,7 @@ public final class MailboxPolicies {
           .refusingOtherCallers(
               (caller, teamId) ->
                   AccessProblems.wrongCallerKind("an agent worker cannot read a team's mailbox"))
-          .refusingForeignTokens(AccessProblems::wrongTeam)
+          .refusingForeignTokens((member, teamId) -> TeamAccess.notFound(teamId))
           .refusingNonMembers(AccessProblems::notAMember);
 
   /** Whoever writes to the team: a member as itself, the owner, or the system. */

@@ -222,6 +222,7 @@ public final class MailboxBenchmark {
       properties.put("spring.flyway.password", db.password());
       properties.put("server.port", 0);
       properties.put("logging.level.root", "WARN");
+      properties.putAll(io.agentteams.platform.testidentity.TestIdentity.allProperties());
       SpringApplication application = MailboxApplication.application();
       DeliveryCheckpoint stamp =
           delivered -> {

@@ -117,7 +117,7 @@ class MessageApiIntegrationTest {
   }
 
   @Test
-  void anotherOwnersTeamIsNotFoundAndAnotherTeamsMemberTokenIsRefused() {
+  void anotherOwnersTeamAndAnotherTeamsMemberTokenAreBothNotFound() {
     var team = teams.team("alice", "lead", "researcher");
     var other = teams.team("bob", "lead", "researcher");
 
@@ -129,12 +129,13 @@ class MessageApiIntegrationTest {
 
     MailboxApi.Response crossTeam =
         api.send(team.id(), teams.member(other, "lead"), Map.of("to", "researcher", "text", "Hi"));
-    assertThat(crossTeam.status()).isEqualTo(403);
-    assertThat(crossTeam.body().get("code").asString()).isEqualTo("wrong-team");
+    // Another team's member token learns no more than another owner: not found.
+    assertThat(crossTeam.status()).isEqualTo(404);
+    assertThat(crossTeam.body().get("code").asString()).isEqualTo("team-not-found");
     assertThat(api.inbox(team.id(), teams.member(other, "lead"), null, null).status())
-        .isEqualTo(403);
+        .isEqualTo(404);
     assertThat(api.history(team.id(), teams.member(other, "lead"), Map.of()).status())
-        .isEqualTo(403);
+        .isEqualTo(404);
     assertThat(probe.queued(team.id()) + probe.delivered(team.id())).isZero();
   }
 

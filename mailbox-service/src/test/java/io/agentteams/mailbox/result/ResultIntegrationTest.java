@@ -174,7 +174,7 @@ class ResultIntegrationTest {
 
     assertThat(api.result(other.id(), teams.owner("owner-private"), job).status()).isEqualTo(404);
     assertThat(api.result(team.id(), teams.owner("someone-else"), job).status()).isEqualTo(404);
-    assertThat(api.result(team.id(), teams.member(other, "lead"), job).status()).isEqualTo(403);
+    assertThat(api.result(team.id(), teams.member(other, "lead"), job).status()).isEqualTo(404);
     assertThat(api.results(team.id(), teams.owner("someone-else"), params()).status())
         .isEqualTo(404);
   }

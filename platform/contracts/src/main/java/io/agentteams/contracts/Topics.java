@@ -24,6 +24,13 @@ public final class Topics {
    */
   public static final String AGENT_RUNTIMES = "agentteams.agent.runtimes";
 
+  /**
+   * Revoked tokens, published by team-service for every gateway replica, which reads it from its
+   * start when it starts: its retention must outlast the longest token lifetime. Not a domain event
+   * topic: nothing relays it to people.
+   */
+  public static final String TOKEN_REVOCATIONS = "agentteams.token.revocations";
+
   /** Every topic that carries domain events, in a fixed order. */
   public static final List<String> EVENT_TOPICS =
       List.of(TEAM_EVENTS, MAILBOX_EVENTS, TASK_EVENTS, SCHEDULER_EVENTS);

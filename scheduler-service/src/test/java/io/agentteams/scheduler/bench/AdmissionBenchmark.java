@@ -103,20 +103,22 @@ public final class AdmissionBenchmark {
     ConfigurableApplicationContext app =
         SchedulerApplication.application()
             .run(
-                "--server.port=0",
-                "--spring.r2dbc.url=" + database.r2dbcUrl(),
-                "--spring.r2dbc.username=" + database.username(),
-                "--spring.r2dbc.password=" + database.password(),
-                "--spring.flyway.url=" + database.jdbcUrl(),
-                "--spring.flyway.user=" + database.username(),
-                "--spring.flyway.password=" + database.password(),
-                "--spring.kafka.bootstrap-servers=" + infrastructure.kafkaBootstrapServers(),
-                "--agentteams.scheduler.admission.enabled=false",
-                "--agentteams.scheduler.replica-id=bench",
-                // The probe owner sends 500 one-recipient requests to one team; the default team
-                // limit (100) would refuse all but the first hundred.
-                "--agentteams.scheduler.jobs.team-max-requests=" + PROBES,
-                "--logging.level.root=WARN");
+                io.agentteams.platform.testidentity.TestIdentity.withKeys(
+                    "--server.port=0",
+                    "--spring.r2dbc.url=" + database.r2dbcUrl(),
+                    "--spring.r2dbc.username=" + database.username(),
+                    "--spring.r2dbc.password=" + database.password(),
+                    "--spring.flyway.url=" + database.jdbcUrl(),
+                    "--spring.flyway.user=" + database.username(),
+                    "--spring.flyway.password=" + database.password(),
+                    "--spring.kafka.bootstrap-servers=" + infrastructure.kafkaBootstrapServers(),
+                    "--agentteams.scheduler.admission.enabled=false",
+                    "--agentteams.scheduler.replica-id=bench",
+                    // The probe owner sends 500 one-recipient requests to one team; the default
+                    // team
+                    // limit (100) would refuse all but the first hundred.
+                    "--agentteams.scheduler.jobs.team-max-requests=" + PROBES,
+                    "--logging.level.root=WARN"));
     System.out.printf(
         "Admission benchmark: embedded Kafka and Postgres, %d cores, %d queued jobs%n",
         Runtime.getRuntime().availableProcessors(), JOBS);

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.identity.PublicTokens;
+import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.outbox.Outbox;
+import io.agentteams.platform.testidentity.TestIdentity;
 import io.agentteams.scheduler.SchedulerServiceTest;
 import io.agentteams.scheduler.support.SchedulerIntegrationTest;
 import io.agentteams.scheduler.support.Teams;
@@ -26,7 +27,7 @@ import reactor.core.publisher.Sinks;
 @SchedulerServiceTest
 class DispatchIntegrationTest extends SchedulerIntegrationTest {
 
-  @Autowired PublicTokens publicTokens;
+  final CallerTokens publicTokens = TestIdentity.jobMemberVerifier();
   @Autowired TransactionalOperator transactions;
 
   @Test

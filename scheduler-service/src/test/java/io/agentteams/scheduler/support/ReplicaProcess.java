@@ -48,6 +48,9 @@ public final class ReplicaProcess implements AutoCloseable {
     command.add(System.getProperty("java.class.path"));
     command.add(SchedulerApplication.class.getName());
     Map<String, String> args = new java.util.LinkedHashMap<>();
+    // TEST ONLY keys of this JVM: the replica verifies the tests' internal tokens like its peer.
+    io.agentteams.platform.testidentity.TestIdentity.allProperties()
+        .forEach((key, value) -> args.put(key, value.toString()));
     args.put("server.port", Integer.toString(port));
     args.put("spring.r2dbc.url", database.r2dbcUrl());
     args.put("spring.r2dbc.username", database.username());

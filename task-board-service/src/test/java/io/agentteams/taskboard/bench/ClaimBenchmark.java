@@ -77,18 +77,20 @@ public final class ClaimBenchmark {
     ConfigurableApplicationContext app =
         TaskBoardApplication.application()
             .run(
-                "--server.port=0",
-                "--spring.kafka.bootstrap-servers=" + infrastructure.kafkaBootstrapServers(),
-                "--spring.r2dbc.url=" + database.r2dbcUrl(),
-                "--spring.r2dbc.username=" + database.username(),
-                "--spring.r2dbc.password=" + database.password(),
-                "--spring.flyway.url=" + database.jdbcUrl(),
-                "--spring.flyway.user=" + database.username(),
-                "--spring.flyway.password=" + database.password(),
-                "--agentteams.taskboard.max-tasks-per-team=" + TASKS,
-                "--agentteams.taskboard.plan-max-tasks=" + TASKS,
-                "--logging.level.root=WARN",
-                "--agentteams.outbox.relay-enabled=" + System.getProperty("bench.relay", "true"));
+                io.agentteams.platform.testidentity.TestIdentity.withKeys(
+                    "--server.port=0",
+                    "--spring.kafka.bootstrap-servers=" + infrastructure.kafkaBootstrapServers(),
+                    "--spring.r2dbc.url=" + database.r2dbcUrl(),
+                    "--spring.r2dbc.username=" + database.username(),
+                    "--spring.r2dbc.password=" + database.password(),
+                    "--spring.flyway.url=" + database.jdbcUrl(),
+                    "--spring.flyway.user=" + database.username(),
+                    "--spring.flyway.password=" + database.password(),
+                    "--agentteams.taskboard.max-tasks-per-team=" + TASKS,
+                    "--agentteams.taskboard.plan-max-tasks=" + TASKS,
+                    "--logging.level.root=WARN",
+                    "--agentteams.outbox.relay-enabled="
+                        + System.getProperty("bench.relay", "true")));
     int pool = app.getEnvironment().getProperty("spring.r2dbc.pool.max-size", Integer.class, 10);
     System.out.printf(
         "Claim benchmark: %d claimants (8 members x 2), %d ready tasks per round, R2DBC pool %d,"

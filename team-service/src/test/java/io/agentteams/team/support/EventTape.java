@@ -31,6 +31,7 @@ public final class EventTape {
 
   private static EventTape shared;
   private static EventTape agentRuntimes;
+  private static EventTape tokenRevocations;
 
   private final KafkaConsumer<String, String> consumer;
   private final EventCodec codec = new EventCodec("tape", Clock.systemUTC());
@@ -76,6 +77,16 @@ public final class EventTape {
           new EventTape(TestInfrastructure.shared().kafkaBootstrapServers(), Topics.AGENT_RUNTIMES);
     }
     return agentRuntimes;
+  }
+
+  /** The tape of the token revocations topic, whose events are keyed by owner. */
+  public static synchronized EventTape tokenRevocations() {
+    if (tokenRevocations == null) {
+      tokenRevocations =
+          new EventTape(
+              TestInfrastructure.shared().kafkaBootstrapServers(), Topics.TOKEN_REVOCATIONS);
+    }
+    return tokenRevocations;
   }
 
   /** The team's distinct events read so far, in publication order. */

@@ -1,9 +1,10 @@
 package io.agentteams.gateway.a2a;
 
+import io.agentteams.gateway.identity.IssuedTokens;
 import io.agentteams.gateway.identity.TeamDirectory;
 import io.agentteams.gateway.identity.TokenResponse;
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.identity.PublicTokens;
+import java.util.Map;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -15,17 +16,18 @@ import reactor.core.publisher.Mono;
 /**
  * {@code POST /api/v1/teams/{teamId}/a2a/tokens}: the owner mints a team-scoped A2A token for an
  * A2A client. It reads that team's agent card and calls its A2A endpoint, and nothing else: the
- * edge answers 404 to it everywhere else, and no service ever sees it.
+ * edge answers 404 to it everywhere else, and no service ever sees it. Like every token an owner
+ * mints, it is recorded in the token registry, so the owner can list and revoke it.
  */
 @RestController
 public class TeamAgentTokenController {
 
   private final TeamDirectory directory;
-  private final PublicTokens tokens;
+  private final IssuedTokens tokens;
   private final TeamAgentProperties properties;
 
   public TeamAgentTokenController(
-      TeamDirectory directory, PublicTokens tokens, TeamAgentProperties properties) {
+      TeamDirectory directory, IssuedTokens tokens, TeamAgentProperties properties) {
     this.directory = directory;
     this.tokens = tokens;
     this.properties = properties;
@@ -36,12 +38,12 @@ public class TeamAgentTokenController {
   public Mono<TokenResponse> mint(Caller.Owner owner, @PathVariable UUID teamId) {
     return directory
         .team(owner, teamId)
-        .map(
+        .flatMap(
             team ->
-                new TokenResponse(
-                    tokens.issue(
-                        new Caller.TeamAgent(owner.ownerId(), teamId), properties.tokenTtl()),
-                    "Bearer",
-                    properties.tokenTtl().toSeconds()));
+                tokens.issue(
+                    owner,
+                    new Caller.TeamAgent(owner.ownerId(), teamId),
+                    Map.of("kind", "team-a2a", "team_id", teamId.toString()),
+                    properties.tokenTtl()));
   }
 }

@@ -58,7 +58,8 @@ public final class ApiDocsMerger {
         schemas.set(name, schema.getValue());
       }
       for (Map.Entry<String, JsonNode> path : document.path("paths").properties()) {
-        if (!path.getKey().startsWith("/api/")) {
+        // Internal paths (service to gateway) are no part of the public API.
+        if (!path.getKey().startsWith("/api/") || path.getKey().startsWith("/api/internal/")) {
           continue;
         }
         ObjectNode operations = (ObjectNode) path.getValue();

@@ -1,7 +1,6 @@
 package io.agentteams.gateway.identity;
 
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.identity.PublicTokens;
 import io.agentteams.platform.web.WebProblems;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -22,10 +21,10 @@ public class DevTokenController {
 
   private static final Pattern OWNER = Pattern.compile("[A-Za-z0-9._@-]{1,64}");
 
-  private final PublicTokens tokens;
+  private final EdgeTokens tokens;
   private final EdgeIdentityProperties properties;
 
-  public DevTokenController(PublicTokens tokens, EdgeIdentityProperties properties) {
+  public DevTokenController(EdgeTokens tokens, EdgeIdentityProperties properties) {
     this.tokens = tokens;
     this.properties = properties;
   }

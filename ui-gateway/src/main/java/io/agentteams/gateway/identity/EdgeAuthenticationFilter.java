@@ -1,5 +1,8 @@
 package io.agentteams.gateway.identity;
 
+import io.agentteams.gateway.limits.EdgeRateLimits;
+import io.agentteams.gateway.limits.RateLimitFilter;
+import io.agentteams.gateway.limits.StreamSlots;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.identity.IdentityProperties;
@@ -9,11 +12,13 @@ import io.agentteams.platform.web.ProblemResponses;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
+import reactor.netty.Connection;
 
 /**
  * Authenticates every {@code /api/} request at the edge and replaces the client's token with a
@@ -32,12 +37,23 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
   private final EdgeAuthenticator authenticator;
   private final CallerTokens internalTokens;
   private final IdentityProperties identity;
+  private final EdgeRateLimits limits;
+  private final RevokedTokens revoked;
+  private final StreamSlots streams;
 
   public EdgeAuthenticationFilter(
-      EdgeAuthenticator authenticator, CallerTokens internalTokens, IdentityProperties identity) {
+      EdgeAuthenticator authenticator,
+      CallerTokens internalTokens,
+      IdentityProperties identity,
+      EdgeRateLimits limits,
+      RevokedTokens revoked,
+      StreamSlots streams) {
+    this.revoked = revoked;
+    this.streams = streams;
     this.authenticator = authenticator;
     this.internalTokens = internalTokens;
     this.identity = identity;
+    this.limits = limits;
   }
 
   @Override
@@ -45,21 +61,55 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
     if (!exchange.getRequest().getPath().value().startsWith("/api/")) {
       return chain.filter(exchange);
     }
+    boolean counted = !RateLimitFilter.isLoopbackCall(exchange);
+    String token = bearer(exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION));
+    String tokenId = EdgeTokens.tokenId(token);
     return authenticator
-        .authenticate(
-            bearer(exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION)))
-        .flatMap(
-            caller ->
-                caller instanceof Caller.TeamAgent agent
-                        && !teamAgentMayCall(agent, exchange.getRequest().getPath().value())
-                    ? Mono.<Void>error(
-                        new ProblemException(
-                            ProblemException.Kind.NOT_FOUND,
-                            "not-found",
-                            "nothing here answers a team's A2A token"))
-                    : chain.filter(authenticated(exchange, caller)))
+        .authenticate(token)
+        .map(
+            caller -> {
+              if (tokenId != null && revoked.isRevoked(tokenId)) {
+                throw new ProblemException(
+                    ProblemException.Kind.UNAUTHENTICATED,
+                    "token-revoked",
+                    "not authenticated: this token was revoked by its owner");
+              }
+              return caller;
+            })
         .onErrorResume(
-            ProblemException.class, problem -> ProblemResponses.write(exchange, problem));
+            ProblemException.class,
+            problem -> {
+              // Refused tokens count against the client address, like requests without one.
+              Mono<Void> overBudget = counted ? limits.refuseOverAnonymousBudget(exchange) : null;
+              return (overBudget != null ? overBudget : ProblemResponses.write(exchange, problem))
+                  .then(Mono.<Caller>empty());
+            })
+        .flatMap(
+            caller -> {
+              Mono<Void> overBudget = counted ? limits.refuseOverBudget(exchange, caller) : null;
+              if (overBudget != null) {
+                return overBudget;
+              }
+              if (caller instanceof Caller.TeamAgent agent
+                  && !teamAgentMayCall(agent, exchange.getRequest().getPath().value())) {
+                return ProblemResponses.write(
+                    exchange,
+                    new ProblemException(
+                        ProblemException.Kind.NOT_FOUND,
+                        "not-found",
+                        "nothing here answers a team's A2A token"));
+              }
+              Mono<Void> handled = chain.filter(authenticated(exchange, caller));
+              if (StreamSlots.isStream(exchange)) {
+                handled = streams.hold(exchange, caller, handled);
+              }
+              // A request still in flight when its token is revoked (an open stream above all)
+              // ends there: its connection is closed, whatever is writing to it.
+              return tokenId == null
+                  ? handled
+                  : handled.takeUntilOther(
+                      revoked.revocation(tokenId).doOnSuccess(none -> close(exchange)));
+            });
   }
 
   /** The exchange as the services see it: the caller's internal token instead of its public one. */
@@ -77,6 +127,14 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
     authenticated.getAttributes().put(CallerWebFilter.CALLER_ATTRIBUTE, caller);
     authenticated.getAttributes().put(PUBLIC_TOKEN_ATTRIBUTE, publicToken);
     return authenticated;
+  }
+
+  /** Closes the client's connection under the exchange (a stream's, which would otherwise stay). */
+  private static void close(ServerWebExchange exchange) {
+    Object response = ServerHttpResponseDecorator.getNativeResponse(exchange.getResponse());
+    if (response instanceof Connection connection) {
+      connection.dispose();
+    }
   }
 
   /**

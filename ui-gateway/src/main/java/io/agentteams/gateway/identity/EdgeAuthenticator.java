@@ -1,7 +1,6 @@
 package io.agentteams.gateway.identity;
 
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.identity.PublicTokens;
 import io.agentteams.platform.problem.ProblemException;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,11 +27,11 @@ public class EdgeAuthenticator {
 
   private static final Logger log = LoggerFactory.getLogger(EdgeAuthenticator.class);
 
-  private final PublicTokens publicTokens;
+  private final EdgeTokens publicTokens;
   private final @Nullable ReactiveJwtDecoder oidc;
   private final String ownerClaim;
 
-  public EdgeAuthenticator(PublicTokens publicTokens, EdgeIdentityProperties properties) {
+  public EdgeAuthenticator(EdgeTokens publicTokens, EdgeIdentityProperties properties) {
     this.publicTokens = publicTokens;
     this.oidc = properties.oidc().configured() ? decoder(properties.oidc()) : null;
     this.ownerClaim = properties.oidc().ownerClaim();

@@ -8,23 +8,37 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * How the gateway recognises people and agents. The keys of the tokens this system mints live in
- * {@code agentteams.identity.*} (shared with the services that mint such tokens).
+ * How the gateway recognises people and agents, and the keys it alone holds (see {@link
+ * GatewayKeys}; none has a default).
  *
+ * @param internalSigningKeys a JSON Web Key Set of EC P-256 private keys; the first signs internal
+ *     tokens, the services hold the public halves
+ * @param edgeKeys a JSON Web Key Set of symmetric keys (256 bits or more) for the tokens clients
+ *     present; the first signs, all verify
+ * @param dispatchVerificationKeys the scheduler's public dispatch keys (JSON Web Key Set), for the
+ *     job-scoped member tokens it hands to runtimes with each job
+ * @param edgeIssuer the issuer of edge tokens
+ * @param edgeAudience the audience of edge tokens (and of the scheduler's job-scoped ones)
  * @param devIdentityEnabled whether {@code POST /dev/tokens} hands out owner tokens to anyone who
  *     asks: the embedded stack's development identity, off by default
  * @param devTokenTtl how long a development owner token lives
  * @param memberTokenTtl how long a member token an owner mints lives
- * @param workerTokenTtl how long an agent worker token an owner mints lives
+ * @param workerTokenTtl how long an agent worker token lives; a worker refreshes it before it
+ *     expires ({@code POST /api/v1/agents/{agentId}/tokens/refresh})
  * @param oidc people's identity provider, when one is configured
  */
 @Validated
 @ConfigurationProperties("agentteams.gateway.identity")
 public record EdgeIdentityProperties(
+    @Nullable String internalSigningKeys,
+    @Nullable String edgeKeys,
+    @Nullable String dispatchVerificationKeys,
+    @DefaultValue("agent-teams") String edgeIssuer,
+    @DefaultValue("agent-teams-api") String edgeAudience,
     @DefaultValue("false") boolean devIdentityEnabled,
     @DefaultValue("12h") Duration devTokenTtl,
-    @DefaultValue("24h") Duration memberTokenTtl,
-    @DefaultValue("30d") Duration workerTokenTtl,
+    @DefaultValue("8h") Duration memberTokenTtl,
+    @DefaultValue("1h") Duration workerTokenTtl,
     @DefaultValue Oidc oidc) {
 
   /**

@@ -1,9 +1,9 @@
 package io.agentteams.gateway.identity;
 
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.identity.PublicTokens;
 import io.agentteams.platform.web.WebProblems;
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 import java.util.stream.StreamSupport;
 import org.springframework.http.HttpStatus;
@@ -21,13 +21,13 @@ import reactor.core.publisher.Mono;
 public class TokenController {
 
   private final TeamDirectory directory;
-  private final PublicTokens tokens;
   private final EdgeIdentityProperties properties;
+  private final IssuedTokens issued;
 
   public TokenController(
-      TeamDirectory directory, PublicTokens tokens, EdgeIdentityProperties properties) {
+      TeamDirectory directory, EdgeIdentityProperties properties, IssuedTokens issued) {
+    this.issued = issued;
     this.directory = directory;
-    this.tokens = tokens;
     this.properties = properties;
   }
 
@@ -36,9 +36,36 @@ public class TokenController {
   public Mono<TokenResponse> workerToken(Caller.Owner owner, @PathVariable String agentId) {
     return directory
         .agent(owner, agentId)
-        .map(
+        .flatMap(
             agent ->
-                issue(new Caller.Worker(owner.ownerId(), agentId), properties.workerTokenTtl()));
+                issue(
+                    owner,
+                    new Caller.Worker(owner.ownerId(), agentId),
+                    Map.of("kind", "worker", "agent_id", agentId),
+                    properties.workerTokenTtl()));
+  }
+
+  /**
+   * A worker trades its token, while it is still valid, for a fresh one of the same agent: worker
+   * tokens are short-lived, and a worker that runs for days refreshes before each expiry. An agent
+   * that is no longer in its owner's catalog gets none.
+   */
+  @PostMapping("/api/v1/agents/{agentId}/tokens/refresh")
+  @ResponseStatus(HttpStatus.CREATED)
+  public Mono<TokenResponse> refreshWorkerToken(
+      Caller.Worker worker, @PathVariable String agentId) {
+    if (!worker.agentId().equals(agentId)) {
+      return Mono.error(WebProblems.notFound("agent", agentId));
+    }
+    return directory
+        .agent(new Caller.Owner(worker.ownerId()), agentId)
+        .flatMap(
+            agent ->
+                issue(
+                    worker,
+                    new Caller.Worker(worker.ownerId(), agentId),
+                    Map.of("kind", "worker", "agent_id", agentId),
+                    properties.workerTokenTtl()));
   }
 
   @PostMapping("/api/v1/teams/{teamId}/members/{member}/tokens")
@@ -47,7 +74,7 @@ public class TokenController {
       Caller.Owner owner, @PathVariable UUID teamId, @PathVariable String member) {
     return directory
         .team(owner, teamId)
-        .map(
+        .flatMap(
             team -> {
               boolean known =
                   StreamSupport.stream(team.path("members").spliterator(), false)
@@ -56,12 +83,15 @@ public class TokenController {
                 throw WebProblems.notFound("member", member);
               }
               return issue(
+                  owner,
                   new Caller.Member(owner.ownerId(), teamId, member, null),
+                  Map.of("kind", "member", "team_id", teamId.toString(), "member", member),
                   properties.memberTokenTtl());
             });
   }
 
-  private TokenResponse issue(Caller caller, Duration ttl) {
-    return new TokenResponse(tokens.issue(caller, ttl), "Bearer", ttl.toSeconds());
+  private Mono<TokenResponse> issue(
+      Caller requester, Caller subject, Map<String, String> what, Duration ttl) {
+    return issued.issue(requester, subject, what, ttl);
   }
 }

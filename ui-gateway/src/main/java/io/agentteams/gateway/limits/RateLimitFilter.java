@@ -1,17 +1,6 @@
 package io.agentteams.gateway.limits;
 
-import io.agentteams.platform.problem.ProblemException;
-import io.agentteams.platform.web.ProblemResponses;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.time.Clock;
-import java.util.HexFormat;
-import java.util.Map;
 import org.springframework.core.Ordered;
-import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
@@ -19,27 +8,24 @@ import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
 /**
- * Limits each bearer token's request rate; over the limit answers 429 with Retry-After. The
- * gateway's own calls back through its API on a client's behalf ({@link LoopbackCalls}) were
- * counted as the client's request already and pass uncounted.
+ * Runs before authentication: recognises the gateway's own calls back through its API ({@link
+ * LoopbackCalls}), which were counted as the client's request already and are not counted again,
+ * removes the mark from every request, and limits the unauthenticated development token endpoint
+ * per client address. The {@code /api/} budgets are taken where the caller is known: by owner once
+ * authenticated, by client address when authentication fails ({@link EdgeRateLimits}).
  */
 @Component
 public class RateLimitFilter implements WebFilter, Ordered {
 
-  private final TokenBuckets buckets;
-  private final LoopbackCalls loopback;
-  private final Counter refused;
+  /** The exchange attribute set on the gateway's own calls back through its API. */
+  public static final String LOOPBACK_ATTRIBUTE = "agentteams.loopback-call";
 
-  public RateLimitFilter(
-      EdgeLimitProperties limits, LoopbackCalls loopback, Clock clock, MeterRegistry meters) {
+  private final EdgeRateLimits limits;
+  private final LoopbackCalls loopback;
+
+  public RateLimitFilter(EdgeRateLimits limits, LoopbackCalls loopback) {
+    this.limits = limits;
     this.loopback = loopback;
-    this.buckets =
-        new TokenBuckets(
-            limits.requestsPerSecond(), limits.burst(), limits.maxTrackedTokens(), clock);
-    this.refused =
-        Counter.builder("agentteams.gateway.rate.limited")
-            .description("Requests refused because their token exceeded its rate")
-            .register(meters);
   }
 
   @Override
@@ -54,45 +40,26 @@ public class RateLimitFilter implements WebFilter, Ordered {
                 .build()
             : original;
     if (loopbackCall) {
+      exchange.getAttributes().put(LOOPBACK_ATTRIBUTE, Boolean.TRUE);
       return chain.filter(exchange);
     }
-    String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
-    if (authorization == null || !exchange.getRequest().getPath().value().startsWith("/api/")) {
-      return chain.filter(exchange);
+    if (exchange.getRequest().getPath().value().startsWith("/dev/")) {
+      Mono<Void> refused = limits.refuseOverAnonymousBudget(exchange);
+      if (refused != null) {
+        return refused;
+      }
     }
-    TokenBuckets.Decision decision = buckets.take(fingerprint(authorization));
-    if (decision.allowed()) {
-      return chain.filter(exchange);
-    }
-    refused.increment();
-    exchange
-        .getResponse()
-        .getHeaders()
-        .set(HttpHeaders.RETRY_AFTER, Long.toString(decision.retryAfterSeconds()));
-    return ProblemResponses.write(
-        exchange,
-        new ProblemException(
-            ProblemException.Kind.TOO_MANY_REQUESTS,
-            "rate-limited",
-            "too many requests for this token; retry after " + decision.retryAfterSeconds() + " s",
-            Map.of("retry_after_seconds", decision.retryAfterSeconds())));
+    return chain.filter(exchange);
   }
 
-  /** Buckets are keyed by a digest, so tokens themselves are not kept in memory. */
-  private static String fingerprint(String authorization) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256")
-                  .digest(authorization.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+  /** Whether the exchange is one of the gateway's own calls back through its API. */
+  public static boolean isLoopbackCall(ServerWebExchange exchange) {
+    return Boolean.TRUE.equals(exchange.getAttribute(LOOPBACK_ATTRIBUTE));
   }
 
   @Override
   public int getOrder() {
-    // Before authentication: a flood of requests costs no signature checks.
+    // Before authentication (HIGHEST_PRECEDENCE + 20), which takes the /api/ budgets.
     return Ordered.HIGHEST_PRECEDENCE + 15;
   }
 }

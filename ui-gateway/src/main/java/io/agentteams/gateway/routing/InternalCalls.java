@@ -7,6 +7,7 @@ import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.web.WebProblems;
 import java.net.URI;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Mono;
@@ -40,9 +41,36 @@ public class InternalCalls {
    */
   public Mono<JsonNode> get(
       Caller caller, URI base, String path, String what, Object id, Object... uriVariables) {
+    return exchange(caller, base, what, id, web.get().uri(base + path, uriVariables));
+  }
+
+  /**
+   * POSTs {@code body} as JSON to {@code base + path} as the caller; emits the answer's body, or
+   * nothing when it has none.
+   */
+  public Mono<JsonNode> post(
+      Caller caller,
+      URI base,
+      String path,
+      Object body,
+      String what,
+      Object id,
+      Object... uriVariables) {
+    return exchange(
+        caller,
+        base,
+        what,
+        id,
+        web.post()
+            .uri(base + path, uriVariables)
+            .contentType(MediaType.APPLICATION_JSON)
+            .bodyValue(body));
+  }
+
+  private Mono<JsonNode> exchange(
+      Caller caller, URI base, String what, Object id, WebClient.RequestHeadersSpec<?> request) {
     String service = base.getHost() + ":" + base.getPort();
-    return web.get()
-        .uri(base + path, uriVariables)
+    return request
         .header(
             "Authorization", "Bearer " + internalTokens.issue(caller, identity.internalTokenTtl()))
         .exchangeToMono(

@@ -56,7 +56,9 @@ public class ServiceRoutes {
                         "/api/v1/teams",
                         "/api/v1/teams/*",
                         "/api/v1/teams/*/reconnect",
-                        "/api/v1/teams/*/state/**")
+                        "/api/v1/teams/*/state/**",
+                        "/api/v1/tokens",
+                        "/api/v1/tokens/**")
                     .uri(services.team()))
         .build();
   }

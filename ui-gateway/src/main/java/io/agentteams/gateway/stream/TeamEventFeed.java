@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
@@ -42,6 +43,10 @@ public class TeamEventFeed {
   private final Map<String, TeamWindow> windows;
   private final Map<TopicPartition, Long> startPositions = new ConcurrentHashMap<>();
   private final Map<String, Integer> partitionCounts = new ConcurrentHashMap<>();
+  // Per partition, the offset up to which events of dropped windows are gone: a window made again
+  // for a team on that partition vouches only for what comes after it.
+  private final Map<TopicPartition, Long> droppedUpTo = new ConcurrentHashMap<>();
+  private final AtomicLong retained = new AtomicLong();
   // One live sink per team with subscribers, so an event costs only that team's subscribers.
   private final Map<String, Sinks.Many<FeedEvent>> live = new ConcurrentHashMap<>();
   private final AtomicInteger subscribers = new AtomicInteger();
@@ -59,7 +64,11 @@ public class TeamEventFeed {
             new LinkedHashMap<>(16, 0.75f, true) {
               @Override
               protected boolean removeEldestEntry(Map.Entry<String, TeamWindow> eldest) {
-                return size() > properties.maxTeams();
+                if (size() <= properties.maxTeams()) {
+                  return false;
+                }
+                dropped(eldest.getKey(), eldest.getValue());
+                return true;
               }
             });
     Gauge.builder("agentteams.gateway.stream.subscribers", subscribers, AtomicInteger::get)
@@ -68,7 +77,7 @@ public class TeamEventFeed {
     Gauge.builder("agentteams.gateway.stream.teams", windows, Map::size)
         .description("Teams whose recent events this replica keeps for replay")
         .register(meters);
-    Gauge.builder("agentteams.gateway.stream.window", this, TeamEventFeed::windowBytes)
+    Gauge.builder("agentteams.gateway.stream.window", retained, AtomicLong::get)
         .description("Size of the events this replica keeps for replay, all teams together")
         .baseUnit("bytes")
         .register(meters);
@@ -83,10 +92,48 @@ public class TeamEventFeed {
             .register(meters);
   }
 
-  private double windowBytes() {
-    synchronized (windows) {
-      return windows.values().stream().mapToLong(TeamWindow::bytes).sum();
+  /** The bytes every team's window keeps, by the windows' own accounting. */
+  public long retainedBytes() {
+    return retained.get();
+  }
+
+  /** Drops least recently used teams' windows while all of them keep more than the total bound. */
+  private void keepWithinTotal() {
+    long bound = properties.windowBytesTotal().toBytes();
+    while (retained.get() > bound) {
+      Map.Entry<String, TeamWindow> eldest;
+      synchronized (windows) {
+        var entries = windows.entrySet().iterator();
+        if (!entries.hasNext()) {
+          return;
+        }
+        eldest = entries.next();
+        entries.remove();
+      }
+      dropped(eldest.getKey(), eldest.getValue());
     }
+  }
+
+  /** A team's window is gone: its bytes leave the total, and its events are marked as dropped. */
+  private void dropped(String teamId, TeamWindow window) {
+    TeamWindow.Snapshot snapshot = window.snapshot();
+    retained.addAndGet(-window.bytes());
+    for (int topic = 0; topic < Topics.EVENT_TOPICS.size(); topic++) {
+      TopicPartition partition = partitionOf(teamId, topic);
+      if (partition != null) {
+        droppedUpTo.merge(partition, snapshot.cursor().offset(topic), Math::max);
+      }
+    }
+  }
+
+  private @Nullable TopicPartition partitionOf(String teamId, int topic) {
+    String name = Topics.EVENT_TOPICS.get(topic);
+    Integer partitions = partitionCounts.get(name);
+    if (partitions == null) {
+      return null;
+    }
+    byte[] key = teamId.getBytes(StandardCharsets.UTF_8);
+    return new TopicPartition(name, Utils.toPositive(Utils.murmur2(key)) % partitions);
   }
 
   /** Where this replica starts reading a partition, and how many partitions each topic has. */
@@ -127,6 +174,12 @@ public class TeamEventFeed {
 
   /** Keeps the event in its team's window and hands it to the team's live streams. */
   private int fanOut(EventEnvelope envelope, int topic, long offset, String json) {
+    int streams = hand(envelope, topic, offset, json);
+    keepWithinTotal();
+    return streams;
+  }
+
+  private int hand(EventEnvelope envelope, int topic, long offset, String json) {
     return window(envelope.teamId())
         .append(
             envelope.eventId().toString(),
@@ -160,10 +213,20 @@ public class TeamEventFeed {
       // Not reading every topic yet: an empty window that vouches for nothing, not kept.
       long[] nothing = new long[Topics.EVENT_TOPICS.size()];
       Arrays.fill(nothing, Long.MAX_VALUE);
-      return new TeamWindow(properties.windowPerTeam(), nothing);
+      return new TeamWindow(
+          properties.windowPerTeam(),
+          properties.windowBytesPerTeam().toBytes(),
+          nothing,
+          change -> {});
     }
     return windows.computeIfAbsent(
-        teamId, id -> new TeamWindow(properties.windowPerTeam(), completeAfter));
+        teamId,
+        id ->
+            new TeamWindow(
+                properties.windowPerTeam(),
+                properties.windowBytesPerTeam().toBytes(),
+                completeAfter,
+                retained::addAndGet));
   }
 
   /**
@@ -172,19 +235,13 @@ public class TeamEventFeed {
    */
   private long @Nullable [] completeAfter(String teamId) {
     long[] after = new long[Topics.EVENT_TOPICS.size()];
-    byte[] key = teamId.getBytes(StandardCharsets.UTF_8);
     for (int topic = 0; topic < after.length; topic++) {
-      String name = Topics.EVENT_TOPICS.get(topic);
-      Integer partitions = partitionCounts.get(name);
-      Long start =
-          partitions == null
-              ? null
-              : startPositions.get(
-                  new TopicPartition(name, Utils.toPositive(Utils.murmur2(key)) % partitions));
+      TopicPartition partition = partitionOf(teamId, topic);
+      Long start = partition == null ? null : startPositions.get(partition);
       if (start == null) {
         return null;
       }
-      after[topic] = start - 1;
+      after[topic] = Math.max(start - 1, droppedUpTo.getOrDefault(partition, -1L));
     }
     return after;
   }

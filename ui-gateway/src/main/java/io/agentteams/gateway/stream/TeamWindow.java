@@ -7,14 +7,18 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.LongConsumer;
 
 /**
- * The most recent events of one team, for replay to subscribers that reconnect. Knows how far back
- * it is complete, so a cursor older than that is answered with a reset rather than a gap.
+ * The most recent events of one team, for replay to subscribers that reconnect, bounded in count
+ * and in bytes. Knows how far back it is complete, so a cursor older than that is answered with a
+ * reset rather than a gap.
  */
 final class TeamWindow {
 
   private final int capacity;
+  private final long maxBytes;
+  private final LongConsumer sizeChanged;
   private final ArrayDeque<FeedEvent> events = new ArrayDeque<>();
   private final Set<String> eventIds = new HashSet<>();
   private final long[] completeAfter;
@@ -23,11 +27,15 @@ final class TeamWindow {
 
   /**
    * @param capacity events kept
+   * @param maxBytes bytes of events' JSON kept (UTF-8)
    * @param completeAfter per topic, the offset after which this window has seen every event of the
    *     team (the partition's position when this replica started reading)
+   * @param sizeChanged told of every change of the bytes kept, for the feed's total
    */
-  TeamWindow(int capacity, long[] completeAfter) {
+  TeamWindow(int capacity, long maxBytes, long[] completeAfter, LongConsumer sizeChanged) {
     this.capacity = capacity;
+    this.maxBytes = maxBytes;
+    this.sizeChanged = sizeChanged;
     this.completeAfter = completeAfter.clone();
     // Cursors issued from here on start where this replica's view of the team is complete.
     long[] start = completeAfter.clone();
@@ -57,17 +65,41 @@ final class TeamWindow {
     FeedEvent event =
         new FeedEvent(eventId, teamId, ownerId, topic, offset, type, json, members, cursor);
     events.addLast(event);
-    bytes += json.length();
-    if (events.size() > capacity) {
+    long change = utf8Length(json);
+    bytes += change;
+    // The oldest go first; an event larger than the bound on its own is handed on, not kept.
+    while (!events.isEmpty() && (events.size() > capacity || bytes > maxBytes)) {
       FeedEvent evicted = events.removeFirst();
-      bytes -= evicted.json().length();
+      long size = utf8Length(evicted.json());
+      bytes -= size;
+      change -= size;
       eventIds.remove(evicted.eventId());
       completeAfter[evicted.topic()] = Math.max(completeAfter[evicted.topic()], evicted.offset());
     }
+    sizeChanged.accept(change);
     return Optional.of(event);
   }
 
-  /** The size of the retained events' JSON, in characters (about bytes: mostly ASCII). */
+  /** The length of the text in UTF-8, without encoding it. */
+  static long utf8Length(String text) {
+    long length = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 0x80) {
+        length += 1;
+      } else if (c < 0x800) {
+        length += 2;
+      } else if (Character.isHighSurrogate(c) && i + 1 < text.length()) {
+        length += 4;
+        i++;
+      } else {
+        length += 3;
+      }
+    }
+    return length;
+  }
+
+  /** The size of the retained events' JSON in bytes (UTF-8). */
   synchronized long bytes() {
     return bytes;
   }

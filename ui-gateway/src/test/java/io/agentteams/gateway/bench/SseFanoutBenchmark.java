@@ -5,7 +5,6 @@ import io.agentteams.contracts.Topics;
 import io.agentteams.gateway.GatewayApplication;
 import io.agentteams.gateway.support.StubServices;
 import io.agentteams.platform.event.EventCodec;
-import io.agentteams.platform.identity.IdentityProperties;
 import io.agentteams.platform.test.TestInfrastructure;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -63,18 +62,20 @@ public final class SseFanoutBenchmark {
   public static void main(String[] args) throws Exception {
     TestInfrastructure infrastructure = TestInfrastructure.shared();
     infrastructure.createTopics(4, Topics.EVENT_TOPICS);
-    StubServices services = new StubServices(IdentityProperties.DEVELOPMENT_SECRET, true);
+    StubServices services = new StubServices(true);
     ConfigurableApplicationContext gateway =
         GatewayApplication.application()
             .run(
-                "--server.port=0",
-                "--spring.kafka.bootstrap-servers=" + infrastructure.kafkaBootstrapServers(),
-                "--agentteams.gateway.services.team=" + services.url("team"),
-                "--agentteams.gateway.identity.dev-identity-enabled=true",
-                "--agentteams.gateway.limits.burst=1000000",
-                "--agentteams.gateway.limits.requests-per-second=1000000",
-                "--agentteams.kafka.partitions=4",
-                "--logging.level.root=WARN");
+                io.agentteams.platform.testidentity.TestIdentity.withKeys(
+                    "--server.port=0",
+                    "--spring.kafka.bootstrap-servers=" + infrastructure.kafkaBootstrapServers(),
+                    "--agentteams.gateway.services.team=" + services.url("team"),
+                    "--agentteams.gateway.identity.dev-identity-enabled=true",
+                    "--agentteams.gateway.limits.burst=1000000",
+                    "--agentteams.gateway.limits.requests-per-second=1000000",
+                    "--agentteams.gateway.limits.anonymous-burst=1000000",
+                    "--agentteams.kafka.partitions=4",
+                    "--logging.level.root=WARN"));
     int port = ((WebServerApplicationContext) gateway).getWebServer().getPort();
     String url = "http://127.0.0.1:" + port;
     String token =

@@ -16,6 +16,7 @@ import java.util.UUID;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.util.unit.DataSize;
 import reactor.test.StepVerifier;
 
 class TeamEventFeedTest {
@@ -33,10 +34,16 @@ class TeamEventFeedTest {
   private long offset;
 
   private void start(int window, int buffer) {
+    start(window, 100, buffer, DataSize.ofMegabytes(1), DataSize.ofMegabytes(64));
+  }
+
+  private void start(
+      int window, int teams, int buffer, DataSize bytesPerTeam, DataSize bytesTotal) {
     feed =
         new TeamEventFeed(
             codec,
-            new StreamProperties(window, 100, buffer, Duration.ofSeconds(15)),
+            new StreamProperties(
+                window, teams, buffer, Duration.ofSeconds(15), bytesPerTeam, bytesTotal),
             EventTracing.NONE,
             new SimpleMeterRegistry());
     for (String topic : Topics.EVENT_TOPICS) {
@@ -52,9 +59,55 @@ class TeamEventFeedTest {
   }
 
   private EventEnvelope publish(String owner, String text) {
-    EventEnvelope envelope = codec.envelope(new Note(text), team, owner, 1, null);
+    return publish(team, owner, text);
+  }
+
+  private EventEnvelope publish(String teamId, String owner, String text) {
+    EventEnvelope envelope = codec.envelope(new Note(text), teamId, owner, 1, null);
     feed.accept(Topics.TEAM_EVENTS, offset++, codec.write(envelope));
     return envelope;
+  }
+
+  @Test
+  void aTeamsWindowKeepsAtMostItsBytesAndASubscriberWhoseCursorFellOutGetsAReset() {
+    start(1000, 100, 50, DataSize.ofKilobytes(10), DataSize.ofMegabytes(1));
+    EventCursor beginning = feed.position(team);
+    String large = "x".repeat(1000);
+    for (int i = 0; i < 50; i++) {
+      publish("alice", i + large);
+      assertThat(feed.retainedBytes()).isLessThanOrEqualTo(10 * 1024);
+    }
+    assertThat(feed.retainedBytes()).isGreaterThan(8 * 1024);
+
+    List<TeamEventFeed.StreamItem> items =
+        feed.stream(team, "alice", Optional.of(beginning), e -> true).take(2).collectList().block();
+    assertThat(items.get(0)).isInstanceOf(TeamEventFeed.StreamItem.Reset.class);
+    assertThat(items.get(1)).isInstanceOf(TeamEventFeed.StreamItem.Event.class);
+  }
+
+  @Test
+  void tenThousandTeamsOfLargeEventsStayWithinTheTotalBoundAndADroppedTeamsCursorGetsAReset() {
+    start(1000, 100_000, 50, DataSize.ofKilobytes(64), DataSize.ofMegabytes(1));
+    String first = UUID.randomUUID().toString();
+    EventCursor beforeFirst = feed.position(first);
+    publish(first, "alice", "the first team's only event");
+    String large = "y".repeat(4096);
+    long most = 0;
+    for (int i = 0; i < 10_000; i++) {
+      publish(UUID.randomUUID().toString(), "bob", i + large);
+      most = Math.max(most, feed.retainedBytes());
+    }
+    assertThat(most).as("40 MB offered, 1 MiB kept at most").isLessThanOrEqualTo(1024 * 1024);
+    assertThat(feed.retainedBytes()).isGreaterThan(512 * 1024);
+
+    // The first team's window was dropped: its subscriber is told to reload, not shown a gap.
+    List<TeamEventFeed.StreamItem> items =
+        feed.stream(first, "alice", Optional.of(beforeFirst), e -> true)
+            .take(1)
+            .collectList()
+            .block(Duration.ofSeconds(5));
+    assertThat(items).hasSize(1);
+    assertThat(items.get(0)).isInstanceOf(TeamEventFeed.StreamItem.Reset.class);
   }
 
   private List<String> texts(List<TeamEventFeed.StreamItem> items) {

@@ -2,8 +2,8 @@ package io.agentteams.gateway.support;
 
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.CallerTokens;
+import io.agentteams.platform.testidentity.TestIdentity;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -36,19 +36,18 @@ public final class StubServices implements AutoCloseable {
   private final Map<String, DisposableServer> servers = new ConcurrentHashMap<>();
   private final List<Hit> hits = new CopyOnWriteArrayList<>();
 
-  public StubServices(String internalSecret) {
-    this(internalSecret, false);
+  public StubServices() {
+    this(false);
   }
 
   /**
    * @param anyTeamOfOwner whether team-service treats every team id as one of {@link #OWNER}'s (for
    *     load tests with many teams)
    */
-  public StubServices(String internalSecret, boolean anyTeamOfOwner) {
+  public StubServices(boolean anyTeamOfOwner) {
     this.anyTeamOfOwner = anyTeamOfOwner;
-    this.internal =
-        new CallerTokens(
-            internalSecret, "agent-teams-gateway", "agent-teams-internal", Clock.systemUTC());
+    // Like every service, the stubs hold only the gateway's public keys.
+    this.internal = TestIdentity.internalVerifier();
     for (String service : List.of("team", "mailbox", "task-board", "scheduler")) {
       servers.put(
           service,
@@ -80,9 +79,10 @@ public final class StubServices implements AutoCloseable {
           ("{\"openapi\":\"3.1.0\",\"paths\":{\"/api/v1/%s/things/{id}\":{\"get\":{\"responses\":"
                   + "{\"200\":{\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Thing\"}}}},"
                   + "\"404\":{\"content\":{\"application/problem+json\":{\"schema\":{\"$ref\":\"#/components/schemas/Problem\"}}}}}}},"
+                  + "\"/api/internal/v1/%s/recent\":{\"get\":{}},"
                   + "\"/actuator/health\":{\"get\":{}}},"
                   + "\"components\":{\"schemas\":{\"Thing\":{\"type\":\"object\"},\"Problem\":{\"type\":\"object\"}}}}")
-              .formatted(service);
+              .formatted(service, service);
       return response
           .header("Content-Type", "application/json")
           .sendString(Mono.just(doc), StandardCharsets.UTF_8)

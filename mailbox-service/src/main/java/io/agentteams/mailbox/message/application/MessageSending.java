@@ -95,6 +95,14 @@ public class MessageSending {
             retry.clientMessageId(), existing.recorded().message().id()));
   }
 
+  /**
+   * Completes when the caller may send to the team; the refusal otherwise. Sends ask first, before
+   * their body is read, so an outsider learns only "not found" whatever it sends.
+   */
+  public Mono<Void> admit(Caller caller, UUID teamId) {
+    return access.check(caller, teamId, MailboxPolicies.SENDERS).then();
+  }
+
   private Mono<Author> author(Caller caller, UUID teamId, SendRequest request) {
     return refuseBodyJob(caller, request)
         .then(access.check(caller, teamId, MailboxPolicies.SENDERS))

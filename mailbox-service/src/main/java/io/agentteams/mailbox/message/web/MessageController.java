@@ -32,18 +32,22 @@ public class MessageController {
 
   @PostMapping("/api/v1/teams/{teamId}/messages")
   public Mono<ResponseEntity<SentView>> send(
-      Caller caller, @PathVariable UUID teamId, @RequestBody SendBody body) {
+      Caller caller, @PathVariable UUID teamId, @RequestBody Mono<SendBody> request) {
     return sending
-        .send(
-            caller,
-            teamId,
-            new SendRequest(
-                body.to(),
-                Boolean.TRUE.equals(body.broadcast()),
-                body.text(),
-                body.clientMessageId(),
-                body.systemKind(),
-                body.jobId()))
+        .admit(caller, teamId)
+        .then(request)
+        .flatMap(
+            body ->
+                sending.send(
+                    caller,
+                    teamId,
+                    new SendRequest(
+                        body.to(),
+                        Boolean.TRUE.equals(body.broadcast()),
+                        body.text(),
+                        body.clientMessageId(),
+                        body.systemKind(),
+                        body.jobId())))
         .map(
             sent ->
                 ResponseEntity.status(sent.replayed() ? HttpStatus.OK : HttpStatus.CREATED)

@@ -6,7 +6,7 @@ import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.health.KafkaHealthIndicator;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.identity.IdentityProperties;
-import io.agentteams.platform.identity.PublicTokens;
+import io.agentteams.platform.identity.TokenKeys;
 import io.agentteams.platform.loop.LoopProperties;
 import io.agentteams.platform.loop.PeriodicLoops;
 import io.agentteams.platform.outbound.HostLookup;
@@ -98,32 +98,31 @@ public class PlatformAutoConfiguration {
             Topics.deadLetter(Topics.AGENT_RUNTIMES),
             kafka.partitions(),
             kafka.replicationFactor()));
+    // Kept for seven days, far beyond the longest token a gateway accepts (member tokens: hours),
+    // so a gateway replica that starts reads every revocation still in force.
+    topics.add(
+        new NewTopic(Topics.TOKEN_REVOCATIONS, kafka.partitions(), kafka.replicationFactor())
+            .configs(Map.of("retention.ms", String.valueOf(Duration.ofDays(7).toMillis()))));
     return new KafkaAdmin.NewTopics(topics.toArray(NewTopic[]::new));
   }
 
-  @Bean
-  @org.springframework.context.annotation.Primary
-  CallerTokens internalCallerTokens(IdentityProperties identity, Clock clock) {
-    return new CallerTokens(
-        identity.internalSecret(), identity.issuer(), identity.audience(), clock);
-  }
-
-  /** Tokens for clients of the gateway: minted by the gateway and by the scheduler's dispatch. */
-  @Bean
-  PublicTokens publicTokens(IdentityProperties identity, Clock clock) {
-    return new PublicTokens(
-        new CallerTokens(
-            identity.publicSecret(), identity.publicIssuer(), identity.publicAudience(), clock));
-  }
-
-  /** Services verify the internal caller token; the gateway, which mints it, turns this off. */
+  /**
+   * Services verify the internal caller token with the gateway's public keys, and hold nothing that
+   * could sign one; the gateway, which signs them, turns this off and has its own keys.
+   */
   @Bean
   @ConditionalOnProperty(
       name = "agentteams.identity.verify-internal-callers",
       havingValue = "true",
       matchIfMissing = true)
-  CallerWebFilter callerWebFilter(CallerTokens internalCallerTokens) {
-    return new CallerWebFilter(internalCallerTokens);
+  CallerWebFilter callerWebFilter(IdentityProperties identity, Clock clock) {
+    return new CallerWebFilter(
+        CallerTokens.verifying(
+            TokenKeys.internalVerification(
+                identity.internalVerificationKeys(), IdentityProperties.VERIFICATION_KEYS),
+            identity.issuer(),
+            identity.audience(),
+            clock));
   }
 
   /** The one decision of who may act on a team, and as whom. */

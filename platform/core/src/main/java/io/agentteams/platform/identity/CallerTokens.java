@@ -1,91 +1,143 @@
 package io.agentteams.platform.identity;
 
 import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.MACSigner;
-import com.nimbusds.jose.crypto.MACVerifier;
+import com.nimbusds.jose.crypto.ECDSASigner;
+import com.nimbusds.jose.crypto.ECDSAVerifier;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import io.agentteams.platform.problem.ProblemException;
-import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Date;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Signs and verifies the compact tokens that carry a {@link Caller}: HMAC-SHA256 JWTs with an
- * issuer, an audience and a short expiry. One instance per (secret, audience) pair, so a token for
- * one audience is never accepted by another.
+ * Internal caller tokens: the short-lived JWTs the gateway signs (ES256, with the signing key's
+ * {@code kid}) for each call it makes to a service on a caller's behalf, and every service verifies
+ * with the gateway's public keys. A service holds only public keys, so it can verify but never mint
+ * a token another service would accept.
  */
 public final class CallerTokens {
 
+  /** The JOSE type of internal tokens, so that no other kind of JWT passes for one. */
+  public static final JOSEObjectType TYPE = new JOSEObjectType("agent-teams-internal+jwt");
+
+  /**
+   * The JOSE type of the job-scoped member tokens the scheduler signs with its own dispatch key:
+   * the gateway accepts them only as a member within one job, and no service accepts them at all.
+   */
+  public static final JOSEObjectType JOB_MEMBER_TYPE =
+      new JOSEObjectType("agent-teams-job-member+jwt");
+
   private static final Duration CLOCK_SKEW = Duration.ofSeconds(30);
 
-  private final MACSigner signer;
-  private final MACVerifier verifier;
+  private final @Nullable ECKey signingKey;
+  private final @Nullable ECDSASigner signer;
+  private final Map<String, ECDSAVerifier> verifiers;
+  private final JOSEObjectType type;
   private final String issuer;
   private final String audience;
   private final Clock clock;
 
-  /**
-   * @param secret at least 32 bytes of key material
-   * @param issuer who signs
-   * @param audience who accepts
-   */
-  public CallerTokens(String secret, String issuer, String audience, Clock clock) {
-    byte[] key = secret.getBytes(StandardCharsets.UTF_8);
-    if (key.length < 32) {
-      throw new IllegalArgumentException("a token secret needs at least 32 bytes");
-    }
-    try {
-      this.signer = new MACSigner(key);
-      this.verifier = new MACVerifier(key);
-    } catch (JOSEException e) {
-      throw new IllegalArgumentException("unusable token secret", e);
-    }
+  private CallerTokens(
+      @Nullable ECKey signingKey,
+      List<ECKey> verificationKeys,
+      JOSEObjectType type,
+      String issuer,
+      String audience,
+      Clock clock) {
+    this.signingKey = signingKey;
+    this.type = type;
     this.issuer = issuer;
     this.audience = audience;
     this.clock = clock;
+    try {
+      this.signer = signingKey == null ? null : new ECDSASigner(signingKey);
+      Map<String, ECDSAVerifier> byId = new HashMap<>();
+      for (ECKey key : verificationKeys) {
+        byId.put(key.getKeyID(), new ECDSAVerifier(key.toPublicJWK()));
+      }
+      this.verifiers = Map.copyOf(byId);
+    } catch (JOSEException e) {
+      throw new IllegalArgumentException("unusable internal token key", e);
+    }
+  }
+
+  /**
+   * Tokens the gateway signs with the first of its signing keys. It also verifies with every one of
+   * them, which only tests need.
+   */
+  public static CallerTokens signing(
+      List<ECKey> signingKeys, String issuer, String audience, Clock clock) {
+    return signing(signingKeys, TYPE, issuer, audience, clock);
+  }
+
+  /** Tokens of the given JOSE type, signed with the first of the keys. */
+  public static CallerTokens signing(
+      List<ECKey> signingKeys, JOSEObjectType type, String issuer, String audience, Clock clock) {
+    if (signingKeys.isEmpty()) {
+      throw new IllegalArgumentException("no signing key");
+    }
+    return new CallerTokens(signingKeys.get(0), signingKeys, type, issuer, audience, clock);
+  }
+
+  /** Tokens a service verifies with the gateway's public keys; it cannot sign any. */
+  public static CallerTokens verifying(
+      JWKSet verificationKeys, String issuer, String audience, Clock clock) {
+    return verifying(verificationKeys, TYPE, issuer, audience, clock);
+  }
+
+  /** Tokens of the given JOSE type verified with public keys only. */
+  public static CallerTokens verifying(
+      JWKSet verificationKeys, JOSEObjectType type, String issuer, String audience, Clock clock) {
+    List<ECKey> keys = new ArrayList<>();
+    for (JWK key : verificationKeys.getKeys()) {
+      keys.add((ECKey) key);
+    }
+    return new CallerTokens(null, keys, type, issuer, audience, clock);
+  }
+
+  /** Whether these tokens can be signed here (only at the gateway). */
+  public boolean canSign() {
+    return signer != null;
   }
 
   /** A token for the caller that expires after {@code ttl}. */
   public String issue(Caller caller, Duration ttl) {
-    Instant now = clock.instant();
-    JWTClaimsSet.Builder claims =
-        new JWTClaimsSet.Builder()
-            .issuer(issuer)
-            .audience(audience)
-            .jwtID(UUID.randomUUID().toString())
-            .issueTime(Date.from(now))
-            .expirationTime(Date.from(now.plus(ttl)));
-    if (caller instanceof Caller.Owner owner) {
-      claims.subject(owner.ownerId()).claim("kind", "owner");
-    } else if (caller instanceof Caller.Member member) {
-      claims
-          .subject(member.ownerId())
-          .claim("kind", "member")
-          .claim("team", member.teamId().toString())
-          .claim("member", member.member());
-      if (member.jobId() != null) {
-        claims.claim("job", member.jobId().toString());
-      }
-    } else if (caller instanceof Caller.Worker worker) {
-      claims.subject(worker.ownerId()).claim("kind", "worker").claim("agent", worker.agentId());
-    } else if (caller instanceof Caller.TeamAgent agent) {
-      claims
-          .subject(agent.ownerId())
-          .claim("kind", "team-a2a")
-          .claim("team", agent.teamId().toString());
-    } else if (caller instanceof Caller.Service service) {
-      claims.subject(service.name()).claim("kind", "service");
+    if (signer == null || signingKey == null) {
+      throw new IllegalStateException("only the gateway signs internal tokens");
     }
-    SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims.build());
+    Instant now = clock.instant();
+    JWTClaimsSet claims =
+        CallerClaims.write(
+                caller,
+                new JWTClaimsSet.Builder()
+                    .issuer(issuer)
+                    .audience(audience)
+                    .jwtID(UUID.randomUUID().toString())
+                    .issueTime(Date.from(now))
+                    .expirationTime(Date.from(now.plus(ttl))))
+            .build();
+    SignedJWT jwt =
+        new SignedJWT(
+            new JWSHeader.Builder(JWSAlgorithm.ES256)
+                .keyID(signingKey.getKeyID())
+                .type(type)
+                .build(),
+            claims);
     try {
       jwt.sign(signer);
     } catch (JOSEException e) {
@@ -95,64 +147,42 @@ public final class CallerTokens {
   }
 
   /**
-   * The caller a token names, if its signature, issuer, audience and expiry hold.
+   * The caller a token names, if it is an ES256 internal token signed with one of the known keys
+   * and its issuer, audience and expiry hold.
    *
    * @throws ProblemException of kind UNAUTHENTICATED otherwise
    */
   public Caller verify(@Nullable String token) {
     if (token == null || token.isBlank()) {
-      throw unauthenticated("no token");
+      throw CallerClaims.unauthenticated("no token");
     }
     try {
       SignedJWT jwt = SignedJWT.parse(token);
-      if (!JWSAlgorithm.HS256.equals(jwt.getHeader().getAlgorithm()) || !jwt.verify(verifier)) {
-        throw unauthenticated("bad signature");
+      JWSHeader header = jwt.getHeader();
+      // Only ES256 with a known key id: "none", HMAC keyed with a public key and any other
+      // algorithm are refused before a signature is looked at.
+      ECDSAVerifier verifier = header.getKeyID() == null ? null : verifiers.get(header.getKeyID());
+      if (!JWSAlgorithm.ES256.equals(header.getAlgorithm())
+          || !type.equals(header.getType())
+          || verifier == null
+          || !jwt.verify(verifier)) {
+        throw CallerClaims.unauthenticated("bad signature");
       }
       JWTClaimsSet claims = jwt.getJWTClaimsSet();
-      Instant now = clock.instant();
       if (!issuer.equals(claims.getIssuer())) {
-        throw unauthenticated("wrong issuer");
+        throw CallerClaims.unauthenticated("wrong issuer");
       }
       List<String> audiences = claims.getAudience();
       if (audiences == null || !audiences.contains(audience)) {
-        throw unauthenticated("wrong audience");
+        throw CallerClaims.unauthenticated("wrong audience");
       }
       Date expiry = claims.getExpirationTime();
-      if (expiry == null || expiry.toInstant().plus(CLOCK_SKEW).isBefore(now)) {
-        throw unauthenticated("expired");
+      if (expiry == null || expiry.toInstant().plus(CLOCK_SKEW).isBefore(clock.instant())) {
+        throw CallerClaims.unauthenticated("expired");
       }
-      return toCaller(claims);
+      return CallerClaims.read(claims);
     } catch (ParseException | JOSEException | IllegalArgumentException | NullPointerException e) {
-      throw unauthenticated("unreadable token");
+      throw CallerClaims.unauthenticated("unreadable token");
     }
-  }
-
-  private static Caller toCaller(JWTClaimsSet claims) throws ParseException {
-    String kind = claims.getStringClaim("kind");
-    String subject = claims.getSubject();
-    if (kind == null || subject == null) {
-      throw unauthenticated("token names no caller");
-    }
-    return switch (kind) {
-      case "owner" -> new Caller.Owner(subject);
-      case "member" -> {
-        String job = claims.getStringClaim("job");
-        yield new Caller.Member(
-            subject,
-            UUID.fromString(claims.getStringClaim("team")),
-            claims.getStringClaim("member"),
-            job == null ? null : UUID.fromString(job));
-      }
-      case "worker" -> new Caller.Worker(subject, claims.getStringClaim("agent"));
-      case "team-a2a" ->
-          new Caller.TeamAgent(subject, UUID.fromString(claims.getStringClaim("team")));
-      case "service" -> new Caller.Service(subject);
-      default -> throw unauthenticated("unknown caller kind");
-    };
-  }
-
-  private static ProblemException unauthenticated(String why) {
-    return new ProblemException(
-        ProblemException.Kind.UNAUTHENTICATED, "unauthenticated", "not authenticated: " + why);
   }
 }

@@ -13,7 +13,8 @@ import reactor.core.publisher.Mono;
 /**
  * Verifies the internal caller token on every {@code /api/} request of a service and exposes the
  * {@link Caller} to handlers. A service never trusts a bare header: without a valid token signed
- * with the shared key the request is answered 401.
+ * with one of the gateway's keys (of which the service holds only the public halves) the request is
+ * answered 401.
  */
 public final class CallerWebFilter implements WebFilter, Ordered {
 

@@ -3,11 +3,21 @@ package io.agentteams.platform.identity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.PlainJWT;
+import com.nimbusds.jwt.SignedJWT;
 import io.agentteams.platform.problem.ProblemException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Date;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,12 +25,21 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class CallerTokensTest {
 
-  private static final String SECRET = "a-test-secret-that-is-long-enough-0123456789";
+  private static final String SETTING = "test.keys";
   private final Clock clock = Clock.fixed(Instant.parse("2026-11-30T10:00:00Z"), ZoneOffset.UTC);
-  private final CallerTokens tokens = new CallerTokens(SECRET, "gateway", "internal", clock);
+  private final String signingSet = TokenKeys.generateInternalSigning();
+  private final List<ECKey> signingKeys = TokenKeys.internalSigning(signingSet, SETTING);
+  private final CallerTokens gateway =
+      CallerTokens.signing(signingKeys, "gateway", "internal", clock);
+  private final CallerTokens service =
+      CallerTokens.verifying(
+          TokenKeys.internalVerification(TokenKeys.publicSet(signingKeys), SETTING),
+          "gateway",
+          "internal",
+          clock);
 
-  static java.util.List<Caller> callers() {
-    return java.util.List.of(
+  static List<Caller> callers() {
+    return List.of(
         new Caller.Owner("alice"),
         new Caller.Member("alice", UUID.randomUUID(), "researcher", UUID.randomUUID()),
         new Caller.Member("alice", UUID.randomUUID(), "writer", null),
@@ -31,66 +50,126 @@ class CallerTokensTest {
 
   @ParameterizedTest
   @MethodSource("callers")
-  void carriesEveryKindOfCallerUnchanged(Caller caller) {
-    assertThat(tokens.verify(tokens.issue(caller, Duration.ofMinutes(2)))).isEqualTo(caller);
+  void aServiceReadsEveryKindOfCallerTheGatewaySigned(Caller caller) {
+    assertThat(service.verify(gateway.issue(caller, Duration.ofMinutes(2)))).isEqualTo(caller);
   }
 
   @Test
-  void refusesATokenSignedWithAnotherKey() {
-    var other =
-        new CallerTokens(
-            "another-secret-that-is-long-enough-987654321", "gateway", "internal", clock);
-    String forged = other.issue(new Caller.Owner("mallory"), Duration.ofMinutes(2));
-    assertUnauthenticated(forged);
+  void aServiceHoldsNothingThatSigns() {
+    assertThat(service.canSign()).isFalse();
+    assertThatThrownBy(() -> service.issue(new Caller.Owner("mallory"), Duration.ofMinutes(1)))
+        .isInstanceOf(IllegalStateException.class);
   }
 
   @Test
-  void refusesATokenForAnotherAudienceOrIssuer() {
-    var publicTokens = new CallerTokens(SECRET, "gateway", "public", clock);
-    assertUnauthenticated(publicTokens.issue(new Caller.Owner("alice"), Duration.ofMinutes(2)));
-    var otherIssuer = new CallerTokens(SECRET, "someone-else", "internal", clock);
-    assertUnauthenticated(otherIssuer.issue(new Caller.Owner("alice"), Duration.ofMinutes(2)));
+  void refusesATokenSignedWithAnotherKeyEvenUnderTheSameKeyId() {
+    ECKey known = signingKeys.get(0);
+    String otherSet = TokenKeys.generateInternalSigning();
+    ECKey other = TokenKeys.internalSigning(otherSet, SETTING).get(0);
+    ECKey impostor =
+        new ECKey.Builder(other).keyID(known.getKeyID()).build(); // claims the gateway's kid
+    var forger = CallerTokens.signing(List.of(impostor), "gateway", "internal", clock);
+    assertRefused(forger.issue(new Caller.Owner("mallory"), Duration.ofMinutes(1)));
+    var stranger = CallerTokens.signing(List.of(other), "gateway", "internal", clock);
+    assertRefused(stranger.issue(new Caller.Owner("mallory"), Duration.ofMinutes(1)));
   }
 
   @Test
-  void refusesAnExpiredToken() {
-    var past =
-        new CallerTokens(
-            SECRET, "gateway", "internal", Clock.offset(clock, Duration.ofMinutes(-10)));
-    assertUnauthenticated(past.issue(new Caller.Owner("alice"), Duration.ofMinutes(2)));
+  void refusesHmacKeyedWithThePublicKeyAndUnsignedTokens() throws Exception {
+    JWTClaimsSet claims =
+        CallerClaims.write(
+                new Caller.Owner("mallory"),
+                new JWTClaimsSet.Builder()
+                    .issuer("gateway")
+                    .audience("internal")
+                    .expirationTime(Date.from(clock.instant().plusSeconds(60))))
+            .build();
+    // Everything a service holds is the public key: an HMAC "signed" with its JSON is refused.
+    byte[] publicMaterial =
+        TokenKeys.publicSet(signingKeys).repeat(2).getBytes(StandardCharsets.UTF_8);
+    SignedJWT hmac =
+        new SignedJWT(
+            new JWSHeader.Builder(JWSAlgorithm.HS256)
+                .keyID(signingKeys.get(0).getKeyID())
+                .type(CallerTokens.TYPE)
+                .build(),
+            claims);
+    hmac.sign(new MACSigner(publicMaterial));
+    assertRefused(hmac.serialize());
+    assertRefused(new PlainJWT(claims).serialize());
   }
 
   @Test
-  void refusesGarbageAndTamperedTokens() {
-    assertUnauthenticated(null);
-    assertUnauthenticated("");
-    assertUnauthenticated("not.a.jwt");
-    String token = tokens.issue(new Caller.Owner("alice"), Duration.ofMinutes(2));
-    String[] parts = token.split("\\.");
-    String tampered =
-        parts[0]
-            + "."
-            + java.util.Base64.getUrlEncoder()
-                .withoutPadding()
-                .encodeToString(
-                    new String(java.util.Base64.getUrlDecoder().decode(parts[1]))
-                        .replace("alice", "mallo")
-                        .getBytes())
-            + "."
-            + parts[2];
-    assertUnauthenticated(tampered);
+  void refusesAJobMemberTokenOfTheSameKeys() {
+    var jobTokens =
+        CallerTokens.signing(
+            signingKeys, CallerTokens.JOB_MEMBER_TYPE, "gateway", "internal", clock);
+    assertRefused(
+        jobTokens.issue(
+            new Caller.Member("alice", UUID.randomUUID(), "w", UUID.randomUUID()),
+            Duration.ofMinutes(1)));
   }
 
   @Test
-  void refusesShortSecrets() {
-    assertThatThrownBy(() -> new CallerTokens("short", "gateway", "internal", clock))
-        .isInstanceOf(IllegalArgumentException.class);
+  void refusesTheWrongIssuerAudienceOrAnExpiredToken() {
+    assertRefused(
+        CallerTokens.signing(signingKeys, "someone-else", "internal", clock)
+            .issue(new Caller.Owner("alice"), Duration.ofMinutes(1)));
+    assertRefused(
+        CallerTokens.signing(signingKeys, "gateway", "public", clock)
+            .issue(new Caller.Owner("alice"), Duration.ofMinutes(1)));
+    var earlier =
+        CallerTokens.signing(
+            signingKeys,
+            "gateway",
+            "internal",
+            Clock.fixed(clock.instant().minus(Duration.ofMinutes(10)), ZoneOffset.UTC));
+    assertRefused(earlier.issue(new Caller.Owner("alice"), Duration.ofMinutes(2)));
+    assertRefused(null);
+    assertRefused("not.a.token");
   }
 
-  private void assertUnauthenticated(String token) {
-    assertThatThrownBy(() -> tokens.verify(token))
+  @Test
+  void rotationAcceptsBothKeysWhileTheNewOneSigns() {
+    ECKey old = signingKeys.get(0);
+    ECKey fresh = TokenKeys.internalSigning(TokenKeys.generateInternalSigning(), SETTING).get(0);
+    var oldGateway = CallerTokens.signing(List.of(old), "gateway", "internal", clock);
+    var newGateway = CallerTokens.signing(List.of(fresh, old), "gateway", "internal", clock);
+    var rotating =
+        CallerTokens.verifying(
+            TokenKeys.internalVerification(TokenKeys.publicSet(List.of(fresh, old)), SETTING),
+            "gateway",
+            "internal",
+            clock);
+    Caller alice = new Caller.Owner("alice");
+    assertThat(rotating.verify(oldGateway.issue(alice, Duration.ofMinutes(1)))).isEqualTo(alice);
+    assertThat(rotating.verify(newGateway.issue(alice, Duration.ofMinutes(1)))).isEqualTo(alice);
+    // A service not yet given the new key refuses what it signs.
+    assertRefused(newGateway.issue(alice, Duration.ofMinutes(1)));
+  }
+
+  @Test
+  void keySetsFailClosedNamingTheirSetting() {
+    assertThatThrownBy(() -> TokenKeys.internalVerification(null, "agentteams.x.keys"))
+        .isInstanceOf(MissingSettingException.class)
+        .hasMessageContaining("agentteams.x.keys")
+        .hasMessageContaining("AGENTTEAMS_X_KEYS");
+    assertThatThrownBy(() -> TokenKeys.internalVerification(" ", "agentteams.x.keys"))
+        .isInstanceOf(MissingSettingException.class);
+    // A service given private material could sign: refused.
+    assertThatThrownBy(() -> TokenKeys.internalVerification(signingSet, "agentteams.x.keys"))
+        .isInstanceOf(TokenKeys.InvalidKeysException.class)
+        .hasMessageContaining("private");
+    assertThatThrownBy(() -> TokenKeys.internalSigning("{\"keys\":[]}", "agentteams.x.keys"))
+        .hasMessageContaining("no key");
+    assertThatThrownBy(() -> TokenKeys.edge(TokenKeys.generateInternalSigning(), "edge"))
+        .isInstanceOf(TokenKeys.InvalidKeysException.class);
+  }
+
+  private void assertRefused(String token) {
+    assertThatThrownBy(() -> service.verify(token))
         .isInstanceOfSatisfying(
             ProblemException.class,
-            e -> assertThat(e.kind()).isEqualTo(ProblemException.Kind.UNAUTHENTICATED));
+            p -> assertThat(p.kind()).isEqualTo(ProblemException.Kind.UNAUTHENTICATED));
   }
 }

@@ -2,6 +2,7 @@ package io.agentteams.platform.tracing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.agentteams.platform.identity.TokenKeys;
 import io.agentteams.platform.test.RealInfrastructure;
 import io.agentteams.platform.test.TestInfrastructure;
 import java.time.Duration;
@@ -64,7 +65,11 @@ class StructuredLogsIntegrationTest {
                 "server.address=127.0.0.1",
                 "spring.main.banner-mode=off",
                 "spring.kafka.bootstrap-servers=" + infrastructure.kafkaBootstrapServers(),
-                "logging.structured.format.console=ecs")
+                "logging.structured.format.console=ecs",
+                // TEST ONLY: a fresh gateway key's public half, as every service must be given.
+                "agentteams.identity.internal-verification-keys="
+                    + TokenKeys.publicSet(
+                        TokenKeys.internalSigning(TokenKeys.generateInternalSigning(), "test")))
             .run()) {
       int port = ((WebServerApplicationContext) service).getWebServer().getPort();
       WebClient.create("http://127.0.0.1:" + port)

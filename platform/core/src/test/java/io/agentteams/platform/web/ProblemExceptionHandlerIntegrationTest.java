@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.agentteams.platform.embedded.FreePorts;
+import io.agentteams.platform.identity.TokenKeys;
 import io.agentteams.platform.test.RealInfrastructure;
 import io.r2dbc.postgresql.PostgresqlConnectionConfiguration;
 import io.r2dbc.postgresql.PostgresqlConnectionFactory;
@@ -28,6 +29,8 @@ import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTest
 import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -52,6 +55,16 @@ import tools.jackson.databind.JsonNode;
     })
 @AutoConfigureWebTestClient
 class ProblemExceptionHandlerIntegrationTest {
+
+  /** TEST ONLY: a fresh gateway key's public half, as every service must be given. */
+  @DynamicPropertySource
+  static void keys(DynamicPropertyRegistry registry) {
+    registry.add(
+        "agentteams.identity.internal-verification-keys",
+        () ->
+            TokenKeys.publicSet(
+                TokenKeys.internalSigning(TokenKeys.generateInternalSigning(), "test")));
+  }
 
   @SpringBootApplication
   @Import(Samples.class)

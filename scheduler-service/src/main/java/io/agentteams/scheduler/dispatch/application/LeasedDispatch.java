@@ -1,7 +1,6 @@
 package io.agentteams.scheduler.dispatch.application;
 
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.identity.PublicTokens;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.dispatch.domain.AgentKey;
 import io.agentteams.scheduler.dispatch.domain.Offer;
@@ -36,7 +35,7 @@ public class LeasedDispatch implements DispatchPort {
   private final JobStore jobs;
   private final JobTransitions transitions;
   private final TransactionalOperator transactions;
-  private final PublicTokens tokens;
+  private final JobMemberTokens tokens;
   private final SchedulerProperties.Dispatch properties;
   private final JobLimits limits;
   private final Clock clock;
@@ -47,7 +46,7 @@ public class LeasedDispatch implements DispatchPort {
       JobStore jobs,
       JobTransitions transitions,
       TransactionalOperator transactions,
-      PublicTokens tokens,
+      JobMemberTokens tokens,
       SchedulerProperties properties,
       Clock clock,
       MeterRegistry meters) {
@@ -88,6 +87,17 @@ public class LeasedDispatch implements DispatchPort {
         .transactional(claimed)
         .timeout(properties.stepTimeout())
         .flatMapIterable(list -> list);
+  }
+
+  /**
+   * Completes when the job runs on the worker's agent; "not found" otherwise. Reports ask first,
+   * before their body is read, so another worker learns nothing of the job whatever it sends.
+   */
+  public Mono<Void> admit(Caller.Worker worker, UUID jobId) {
+    return jobs.find(jobId)
+        .filter(job -> job.runsOn(worker.ownerId(), worker.agentId()))
+        .switchIfEmpty(Mono.error(JobProblems.jobNotFound(jobId)))
+        .then();
   }
 
   @Override

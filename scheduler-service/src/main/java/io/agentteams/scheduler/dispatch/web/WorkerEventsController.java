@@ -36,8 +36,11 @@ public class WorkerEventsController {
 
   @PostMapping("/api/v1/jobs/{jobId}/events")
   public Mono<ReportResponse> report(
-      Caller.Worker worker, @PathVariable UUID jobId, @RequestBody WorkerEvent body) {
-    return Mono.fromCallable(() -> body.toReport())
+      Caller.Worker worker, @PathVariable UUID jobId, @RequestBody Mono<WorkerEvent> request) {
+    return dispatch
+        .admit(worker, jobId)
+        .then(request)
+        .map(WorkerEvent::toReport)
         .flatMap(report -> dispatch.report(worker, jobId, report))
         .map(job -> ReportResponse.of(job, dispatch));
   }

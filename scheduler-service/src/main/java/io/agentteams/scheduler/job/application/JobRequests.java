@@ -7,6 +7,7 @@ import io.agentteams.contracts.team.TeamStatus;
 import io.agentteams.platform.access.AccessPolicy;
 import io.agentteams.platform.access.Acting;
 import io.agentteams.platform.access.Grant;
+import io.agentteams.platform.access.TeamAccess;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.roster.Roster;
@@ -65,7 +66,7 @@ public class JobRequests {
    */
   static final AccessPolicy HANDOFFS =
       AccessPolicy.admitting(MEMBER)
-          .refusingForeignTokens((member, teamId) -> JobProblems.otherTeam())
+          .refusingForeignTokens((member, teamId) -> TeamAccess.notFound(teamId))
           .refusingNonMembers((member, teamId) -> JobProblems.notAMember(member.member(), teamId))
           .keepingDeletedTeams()
           .activeIn(ACCEPTING, JobProblems::teamNotActive);
@@ -114,6 +115,21 @@ public class JobRequests {
     this.limits = properties.jobs().limits();
     this.spending = spending;
     this.clock = clock;
+  }
+
+  /**
+   * Completes when the caller (the team's owner or one of its members) may send the team requests;
+   * the refusal otherwise. Requests ask first, before their body is read, so an outsider learns
+   * only "not found" whatever it sends.
+   */
+  public Mono<Void> admit(Caller caller, UUID teamId) {
+    if (caller instanceof Caller.Owner owner) {
+      return access.check(owner, teamId, OWNER_REQUESTS).then();
+    }
+    if (caller instanceof Caller.Member member) {
+      return access.check(member, teamId, HANDOFFS).then();
+    }
+    return Mono.empty();
   }
 
   /** An owner's request: one job per recipient, each starting its own chain. */

@@ -80,11 +80,6 @@ public final class JobProblems {
         "invalid-if-busy", "if_busy must be enqueue or reject", Map.of("if_busy", value));
   }
 
-  /** A member token acts only within its own team. */
-  public static DomainFailure otherTeam() {
-    return DomainFailure.forbidden("other-team", "a member token acts only within its own team");
-  }
-
   /** A member token whose name is not on the team's roster. */
   public static DomainFailure notAMember(String member, UUID teamId) {
     return DomainFailure.forbidden("not-a-member", member + " is not a member of team " + teamId);

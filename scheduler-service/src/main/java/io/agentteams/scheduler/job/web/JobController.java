@@ -33,9 +33,18 @@ public class JobController {
   /** Answers a clarification with {@code text}, or an interrupt with a JSON {@code response}. */
   @PostMapping("/api/v1/jobs/{jobId}/answer")
   public Mono<JobView> answer(
-      Caller.Owner owner, @PathVariable UUID jobId, @RequestBody AnswerRequest body) {
-    String response = body.response() == null ? null : json.writeValueAsString(body.response());
-    return commands.answer(owner, jobId, body.text(), response).map(job -> JobView.of(job, json));
+      Caller.Owner owner, @PathVariable UUID jobId, @RequestBody Mono<AnswerRequest> request) {
+    // Another owner's job is not found before the body is read.
+    return commands
+        .find(owner, jobId)
+        .then(request)
+        .flatMap(
+            body -> {
+              String response =
+                  body.response() == null ? null : json.writeValueAsString(body.response());
+              return commands.answer(owner, jobId, body.text(), response);
+            })
+        .map(job -> JobView.of(job, json));
   }
 
   @PostMapping("/api/v1/jobs/{jobId}/cancel")

@@ -35,7 +35,19 @@ public class RequestController {
 
   @PostMapping("/api/v1/teams/{teamId}/requests")
   public Mono<ResponseEntity<RequestResponse>> submit(
-      Caller caller, @PathVariable UUID teamId, @RequestBody NewRequest body) {
+      Caller caller, @PathVariable UUID teamId, @RequestBody Mono<NewRequest> request) {
+    // The caller's kind is judged before the body too: a worker's malformed body gets the same 403.
+    if (!(caller instanceof Caller.Owner) && !(caller instanceof Caller.Member)) {
+      return Mono.error(wrongCallerKind());
+    }
+    return requests
+        .admit(caller, teamId)
+        .then(request)
+        .flatMap(body -> submit(caller, teamId, body));
+  }
+
+  private Mono<ResponseEntity<RequestResponse>> submit(
+      Caller caller, UUID teamId, NewRequest body) {
     List<String> recipients = body.recipients() == null ? List.of() : body.recipients();
     Mono<JobRequests.Submitted> submitted;
     if (caller instanceof Caller.Owner owner) {
@@ -59,11 +71,7 @@ public class RequestController {
               body.chainBudget(),
               IfBusy.fromWire(body.ifBusy()));
     } else {
-      return Mono.error(
-          new ProblemException(
-              ProblemException.Kind.FORBIDDEN,
-              "wrong-caller-kind",
-              "only an owner or a member of the team sends requests"));
+      return Mono.error(wrongCallerKind());
     }
     return submitted.map(
         result ->
@@ -72,6 +80,13 @@ public class RequestController {
                     new RequestResponse(
                         result.jobs().stream().map(job -> JobView.of(job, json)).toList(),
                         result.replayed())));
+  }
+
+  private static ProblemException wrongCallerKind() {
+    return new ProblemException(
+        ProblemException.Kind.FORBIDDEN,
+        "wrong-caller-kind",
+        "only an owner or a member of the team sends requests");
   }
 
   /**

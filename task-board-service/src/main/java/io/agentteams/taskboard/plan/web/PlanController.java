@@ -5,6 +5,7 @@ import io.agentteams.platform.web.WebProblems;
 import io.agentteams.taskboard.plan.application.PlanCommands;
 import io.agentteams.taskboard.plan.domain.Plan;
 import io.agentteams.taskboard.plan.domain.PlanNormalizer;
+import io.agentteams.taskboard.task.application.BoardAdmission;
 import io.agentteams.taskboard.task.domain.TaskId;
 import io.agentteams.taskboard.task.domain.WriteScopes;
 import io.agentteams.taskboard.task.web.TaskView;
@@ -29,49 +30,58 @@ import reactor.core.publisher.Mono;
 public class PlanController {
 
   private final PlanCommands plans;
+  private final BoardAdmission admission;
 
-  public PlanController(PlanCommands plans) {
+  public PlanController(PlanCommands plans, BoardAdmission admission) {
     this.plans = plans;
+    this.admission = admission;
   }
 
   @PostMapping
   public Mono<ResponseEntity<ImportView>> importPlan(
-      Caller caller, @PathVariable UUID teamId, @RequestBody ImportRequest request) {
-    if (request.tasks() == null) {
-      throw WebProblems.invalid("missing-field", "tasks is required");
-    }
-    List<PlanNormalizer.Item> items = new ArrayList<>();
-    for (TaskRequest task : request.tasks()) {
-      if (task == null) {
-        throw WebProblems.invalid("missing-field", "a plan task must not be null");
-      }
-      List<String> dependencies = new ArrayList<>();
-      if (task.dependencies() != null) {
-        dependencies.addAll(task.dependencies());
-      }
-      if (task.dependsOn() != null) {
-        dependencies.addAll(task.dependsOn());
-      }
-      items.add(
-          new PlanNormalizer.Item(
-              task.id(),
-              task.title(),
-              task.description(),
-              dependencies,
-              task.writeScopes() == null ? List.of() : task.writeScopes(),
-              task.assignee()));
-    }
-    return plans
-        .importPlan(caller, teamId, items, Boolean.TRUE.equals(request.requireApproval()))
-        .map(
-            imported ->
-                ResponseEntity.created(
-                        URI.create("/api/v1/teams/" + teamId + "/plans/" + imported.plan().id()))
-                    .body(
-                        ImportView.of(
-                            imported.plan(),
-                            imported.tasks().stream().map(TaskView::of).toList(),
-                            imported.warnings())));
+      Caller caller, @PathVariable UUID teamId, @RequestBody Mono<ImportRequest> body) {
+    return admission
+        .admit(caller, teamId)
+        .then(body)
+        .flatMap(
+            request -> {
+              if (request.tasks() == null) {
+                throw WebProblems.invalid("missing-field", "tasks is required");
+              }
+              List<PlanNormalizer.Item> items = new ArrayList<>();
+              for (TaskRequest task : request.tasks()) {
+                if (task == null) {
+                  throw WebProblems.invalid("missing-field", "a plan task must not be null");
+                }
+                List<String> dependencies = new ArrayList<>();
+                if (task.dependencies() != null) {
+                  dependencies.addAll(task.dependencies());
+                }
+                if (task.dependsOn() != null) {
+                  dependencies.addAll(task.dependsOn());
+                }
+                items.add(
+                    new PlanNormalizer.Item(
+                        task.id(),
+                        task.title(),
+                        task.description(),
+                        dependencies,
+                        task.writeScopes() == null ? List.of() : task.writeScopes(),
+                        task.assignee()));
+              }
+              return plans
+                  .importPlan(caller, teamId, items, Boolean.TRUE.equals(request.requireApproval()))
+                  .map(
+                      imported ->
+                          ResponseEntity.created(
+                                  URI.create(
+                                      "/api/v1/teams/" + teamId + "/plans/" + imported.plan().id()))
+                              .body(
+                                  ImportView.of(
+                                      imported.plan(),
+                                      imported.tasks().stream().map(TaskView::of).toList(),
+                                      imported.warnings())));
+            });
   }
 
   @GetMapping("/{planId}")
@@ -84,19 +94,25 @@ public class PlanController {
       Caller caller,
       @PathVariable UUID teamId,
       @PathVariable UUID planId,
-      @RequestBody ApproveRequest request) {
-    if (request.expectedRevision() == null) {
-      throw WebProblems.invalid(
-          "missing-expected-revision", "expected_revision is required for every change");
-    }
-    return plans
-        .approve(caller, teamId, planId, request.expectedRevision())
-        .map(
-            approved ->
-                new ApprovalView(
-                    PlanView.of(approved.plan()),
-                    approved.tasks().stream().map(TaskView::of).toList(),
-                    approved.nowReady().stream().map(TaskId::value).toList()));
+      @RequestBody Mono<ApproveRequest> body) {
+    return admission
+        .admit(caller, teamId)
+        .then(body)
+        .flatMap(
+            request -> {
+              if (request.expectedRevision() == null) {
+                throw WebProblems.invalid(
+                    "missing-expected-revision", "expected_revision is required for every change");
+              }
+              return plans
+                  .approve(caller, teamId, planId, request.expectedRevision())
+                  .map(
+                      approved ->
+                          new ApprovalView(
+                              PlanView.of(approved.plan()),
+                              approved.tasks().stream().map(TaskView::of).toList(),
+                              approved.nowReady().stream().map(TaskId::value).toList()));
+            });
   }
 
   /** A plan to import; tasks may omit ids, and {@code depends_on} is read like dependencies. */

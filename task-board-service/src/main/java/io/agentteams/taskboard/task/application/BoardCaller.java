@@ -6,6 +6,7 @@ import static io.agentteams.platform.access.AccessPolicy.CallerKind.OWNER;
 import io.agentteams.platform.access.AccessPolicy;
 import io.agentteams.platform.access.Acting;
 import io.agentteams.platform.access.Grant;
+import io.agentteams.platform.access.TeamAccess;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.roster.Roster;
 import io.agentteams.platform.roster.RosterAccess;
@@ -37,8 +38,7 @@ public record BoardCaller(UUID teamId, String ownerId, Actor actor, TeamMembers 
       AccessPolicy.admitting(OWNER, MEMBER)
           .judgingTokensAfterOwnership()
           .refusingOtherCallers((caller, teamId) -> BoardProblems.notOnTheBoard())
-          .refusingForeignTokens(
-              (member, teamId) -> BoardProblems.notAMember(member.member(), teamId))
+          .refusingForeignTokens((member, teamId) -> TeamAccess.notFound(teamId))
           .refusingNonMembers(
               (member, teamId) -> BoardProblems.notAMember(member.member(), teamId));
 

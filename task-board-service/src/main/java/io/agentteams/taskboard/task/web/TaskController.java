@@ -2,6 +2,7 @@ package io.agentteams.taskboard.task.web;
 
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.web.WebProblems;
+import io.agentteams.taskboard.task.application.BoardAdmission;
 import io.agentteams.taskboard.task.application.TaskCommands;
 import io.agentteams.taskboard.task.application.TaskQueries;
 import io.agentteams.taskboard.task.domain.NewTask;
@@ -30,17 +31,22 @@ import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-/** {@code /api/v1/teams/{teamId}/tasks}: a team's task board. */
+/**
+ * {@code /api/v1/teams/{teamId}/tasks}: a team's task board. Every write is admitted to the team
+ * before its body is read or checked.
+ */
 @RestController
 @RequestMapping("/api/v1/teams/{teamId}/tasks")
 public class TaskController {
 
   private final TaskCommands commands;
   private final TaskQueries queries;
+  private final BoardAdmission admission;
 
-  public TaskController(TaskCommands commands, TaskQueries queries) {
+  public TaskController(TaskCommands commands, TaskQueries queries, BoardAdmission admission) {
     this.commands = commands;
     this.queries = queries;
+    this.admission = admission;
   }
 
   @GetMapping
@@ -59,22 +65,31 @@ public class TaskController {
 
   @PostMapping
   public Mono<ResponseEntity<OutcomeView>> create(
-      Caller caller, @PathVariable UUID teamId, @RequestBody TaskRequests.Create request) {
-    NewTask draft =
-        new NewTask(
-            request.title(),
-            request.description(),
-            TaskRequests.orEmpty(request.dependencies()),
-            TaskRequests.orEmpty(request.writeScopes()),
-            request.owner());
-    return commands
-        .create(caller, teamId, draft)
-        .map(
-            outcome ->
-                ResponseEntity.created(
-                        URI.create(
-                            "/api/v1/teams/" + teamId + "/tasks/" + outcome.task().id().value()))
-                    .body(OutcomeView.of(outcome)));
+      Caller caller, @PathVariable UUID teamId, @RequestBody Mono<TaskRequests.Create> body) {
+    return admission
+        .admit(caller, teamId)
+        .then(body)
+        .flatMap(
+            request -> {
+              NewTask draft =
+                  new NewTask(
+                      request.title(),
+                      request.description(),
+                      TaskRequests.orEmpty(request.dependencies()),
+                      TaskRequests.orEmpty(request.writeScopes()),
+                      request.owner());
+              return commands
+                  .create(caller, teamId, draft)
+                  .map(
+                      outcome ->
+                          ResponseEntity.created(
+                                  URI.create(
+                                      "/api/v1/teams/"
+                                          + teamId
+                                          + "/tasks/"
+                                          + outcome.task().id().value()))
+                              .body(OutcomeView.of(outcome)));
+            });
   }
 
   @GetMapping("/settings")
@@ -84,15 +99,21 @@ public class TaskController {
 
   @PutMapping("/settings")
   public Mono<SettingsView> changeSettings(
-      Caller caller, @PathVariable UUID teamId, @RequestBody TaskRequests.Settings request) {
-    Long seconds = request.claimTimeoutSeconds();
-    return commands
-        .changeClaimTimeout(
-            caller,
-            teamId,
-            TaskRequests.expected(request.expectedRevision()),
-            seconds == null ? null : Duration.ofSeconds(seconds))
-        .map(SettingsView::of);
+      Caller caller, @PathVariable UUID teamId, @RequestBody Mono<TaskRequests.Settings> body) {
+    return admission
+        .admit(caller, teamId)
+        .then(body)
+        .flatMap(
+            request -> {
+              Long seconds = request.claimTimeoutSeconds();
+              return commands
+                  .changeClaimTimeout(
+                      caller,
+                      teamId,
+                      TaskRequests.expected(request.expectedRevision()),
+                      seconds == null ? null : Duration.ofSeconds(seconds))
+                  .map(SettingsView::of);
+            });
   }
 
   @GetMapping("/{taskId}")
@@ -105,27 +126,38 @@ public class TaskController {
       Caller caller,
       @PathVariable UUID teamId,
       @PathVariable long taskId,
-      @RequestBody TaskRequests.Patch request) {
-    long expected = TaskRequests.expected(request.expectedRevision());
-    if (request.status() != null) {
-      if (!TaskStatus.CANCELLED.wire().equals(request.status())) {
-        throw WebProblems.invalid(
-            "invalid-status-change",
-            "status can only be set to cancelled; other transitions have their own endpoints");
-      }
-      if (request.title() != null
-          || request.description() != null
-          || request.dependencies() != null
-          || request.writeScopes() != null) {
-        throw WebProblems.invalid(
-            "cancel-with-edits", "cancel a task without editing it in the same request");
-      }
-      return commands.cancel(caller, teamId, id(taskId), expected).map(OutcomeView::of);
-    }
-    TaskEdit edit =
-        new TaskEdit(
-            request.title(), request.description(), request.dependencies(), request.writeScopes());
-    return commands.update(caller, teamId, id(taskId), expected, edit).map(OutcomeView::of);
+      @RequestBody Mono<TaskRequests.Patch> body) {
+    return admission
+        .admit(caller, teamId)
+        .then(body)
+        .flatMap(
+            request -> {
+              long expected = TaskRequests.expected(request.expectedRevision());
+              if (request.status() != null) {
+                if (!TaskStatus.CANCELLED.wire().equals(request.status())) {
+                  throw WebProblems.invalid(
+                      "invalid-status-change",
+                      "status can only be set to cancelled; other transitions have their own endpoints");
+                }
+                if (request.title() != null
+                    || request.description() != null
+                    || request.dependencies() != null
+                    || request.writeScopes() != null) {
+                  throw WebProblems.invalid(
+                      "cancel-with-edits", "cancel a task without editing it in the same request");
+                }
+                return commands.cancel(caller, teamId, id(taskId), expected).map(OutcomeView::of);
+              }
+              TaskEdit edit =
+                  new TaskEdit(
+                      request.title(),
+                      request.description(),
+                      request.dependencies(),
+                      request.writeScopes());
+              return commands
+                  .update(caller, teamId, id(taskId), expected, edit)
+                  .map(OutcomeView::of);
+            });
   }
 
   @DeleteMapping("/{taskId}")
@@ -144,10 +176,17 @@ public class TaskController {
       Caller caller,
       @PathVariable UUID teamId,
       @PathVariable long taskId,
-      @RequestBody TaskRequests.Revision request) {
-    return commands
-        .claim(caller, teamId, id(taskId), TaskRequests.expected(request.expectedRevision()))
-        .map(OutcomeView::of);
+      @RequestBody Mono<TaskRequests.Revision> body) {
+    return admission
+        .admit(caller, teamId)
+        .then(body)
+        .flatMap(
+            request -> {
+              return commands
+                  .claim(
+                      caller, teamId, id(taskId), TaskRequests.expected(request.expectedRevision()))
+                  .map(OutcomeView::of);
+            });
   }
 
   @PostMapping("/{taskId}/release")
@@ -155,10 +194,17 @@ public class TaskController {
       Caller caller,
       @PathVariable UUID teamId,
       @PathVariable long taskId,
-      @RequestBody TaskRequests.Revision request) {
-    return commands
-        .release(caller, teamId, id(taskId), TaskRequests.expected(request.expectedRevision()))
-        .map(OutcomeView::of);
+      @RequestBody Mono<TaskRequests.Revision> body) {
+    return admission
+        .admit(caller, teamId)
+        .then(body)
+        .flatMap(
+            request -> {
+              return commands
+                  .release(
+                      caller, teamId, id(taskId), TaskRequests.expected(request.expectedRevision()))
+                  .map(OutcomeView::of);
+            });
   }
 
   @PostMapping("/{taskId}/reassign")
@@ -166,18 +212,24 @@ public class TaskController {
       Caller caller,
       @PathVariable UUID teamId,
       @PathVariable long taskId,
-      @RequestBody TaskRequests.Reassign request) {
-    if (request.member() == null || request.member().isBlank()) {
-      throw WebProblems.invalid("missing-field", "member is required");
-    }
-    return commands
-        .reassign(
-            caller,
-            teamId,
-            id(taskId),
-            TaskRequests.expected(request.expectedRevision()),
-            request.member())
-        .map(OutcomeView::of);
+      @RequestBody Mono<TaskRequests.Reassign> body) {
+    return admission
+        .admit(caller, teamId)
+        .then(body)
+        .flatMap(
+            request -> {
+              if (request.member() == null || request.member().isBlank()) {
+                throw WebProblems.invalid("missing-field", "member is required");
+              }
+              return commands
+                  .reassign(
+                      caller,
+                      teamId,
+                      id(taskId),
+                      TaskRequests.expected(request.expectedRevision()),
+                      request.member())
+                  .map(OutcomeView::of);
+            });
   }
 
   @PostMapping("/{taskId}/heartbeat")
@@ -185,15 +237,26 @@ public class TaskController {
       Caller caller,
       @PathVariable UUID teamId,
       @PathVariable long taskId,
-      @RequestBody TaskRequests.Heartbeat request) {
-    Task.Progress progress =
-        request.phase() == null && request.percent() == null
-            ? null
-            : new Task.Progress(request.phase(), request.percent() == null ? 0 : request.percent());
-    return commands
-        .heartbeat(
-            caller, teamId, id(taskId), TaskRequests.expected(request.expectedRevision()), progress)
-        .map(OutcomeView::of);
+      @RequestBody Mono<TaskRequests.Heartbeat> body) {
+    return admission
+        .admit(caller, teamId)
+        .then(body)
+        .flatMap(
+            request -> {
+              Task.Progress progress =
+                  request.phase() == null && request.percent() == null
+                      ? null
+                      : new Task.Progress(
+                          request.phase(), request.percent() == null ? 0 : request.percent());
+              return commands
+                  .heartbeat(
+                      caller,
+                      teamId,
+                      id(taskId),
+                      TaskRequests.expected(request.expectedRevision()),
+                      progress)
+                  .map(OutcomeView::of);
+            });
   }
 
   @PostMapping("/{taskId}/complete")
@@ -201,15 +264,21 @@ public class TaskController {
       Caller caller,
       @PathVariable UUID teamId,
       @PathVariable long taskId,
-      @RequestBody TaskRequests.Complete request) {
-    return commands
-        .complete(
-            caller,
-            teamId,
-            id(taskId),
-            TaskRequests.expected(request.expectedRevision()),
-            request.result())
-        .map(OutcomeView::of);
+      @RequestBody Mono<TaskRequests.Complete> body) {
+    return admission
+        .admit(caller, teamId)
+        .then(body)
+        .flatMap(
+            request -> {
+              return commands
+                  .complete(
+                      caller,
+                      teamId,
+                      id(taskId),
+                      TaskRequests.expected(request.expectedRevision()),
+                      request.result())
+                  .map(OutcomeView::of);
+            });
   }
 
   @PostMapping("/{taskId}/fail")
@@ -217,15 +286,21 @@ public class TaskController {
       Caller caller,
       @PathVariable UUID teamId,
       @PathVariable long taskId,
-      @RequestBody TaskRequests.Fail request) {
-    return commands
-        .fail(
-            caller,
-            teamId,
-            id(taskId),
-            TaskRequests.expected(request.expectedRevision()),
-            request.error())
-        .map(OutcomeView::of);
+      @RequestBody Mono<TaskRequests.Fail> body) {
+    return admission
+        .admit(caller, teamId)
+        .then(body)
+        .flatMap(
+            request -> {
+              return commands
+                  .fail(
+                      caller,
+                      teamId,
+                      id(taskId),
+                      TaskRequests.expected(request.expectedRevision()),
+                      request.error())
+                  .map(OutcomeView::of);
+            });
   }
 
   private static TaskId id(long value) {

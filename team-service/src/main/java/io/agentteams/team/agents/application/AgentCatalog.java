@@ -13,6 +13,7 @@ import io.agentteams.team.agents.domain.AgentRuntime;
 import io.agentteams.team.agents.domain.RuntimeKind;
 import io.agentteams.team.agents.domain.WebhookSecrets;
 import io.agentteams.team.agents.persistence.AgentStore;
+import io.agentteams.team.tokens.application.TokenRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Base64;
@@ -25,7 +26,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Mono;
 
-/** An owner's agent catalog: register, replace, find and search agents. */
+/** An owner's agent catalog: register, replace, find, search and delete agents. */
 @Service
 public class AgentCatalog {
 
@@ -44,6 +45,7 @@ public class AgentCatalog {
   private final Clock clock;
   private final OutboundHttp outbound;
   private final AgentRuntimes runtimes;
+  private final TokenRegistry tokens;
 
   public AgentCatalog(
       AgentStore agents,
@@ -51,7 +53,9 @@ public class AgentCatalog {
       AgentProperties properties,
       Clock clock,
       OutboundHttp outbound,
-      AgentRuntimes runtimes) {
+      AgentRuntimes runtimes,
+      TokenRegistry tokens) {
+    this.tokens = tokens;
     this.outbound = outbound;
     this.runtimes = runtimes;
     this.agents = agents;
@@ -153,6 +157,28 @@ public class AgentCatalog {
         .changed(agent)
         .map(secret -> new Saved(agent, secret))
         .defaultIfEmpty(new Saved(agent, null));
+  }
+
+  /**
+   * Deletes one of the owner's agents, refused while it is a member of a team that is not deleted
+   * (naming up to ten of them). The agent's row is locked, and team creation takes shared locks on
+   * the agents it names, so no team can come to name an agent as it goes. Its tokens are revoked in
+   * the same transaction.
+   */
+  public Mono<Void> delete(String ownerId, String id) {
+    AgentId agentId = existingId(id);
+    return transactions.transactional(
+        agents
+            .lock(ownerId, agentId)
+            .switchIfEmpty(Mono.error(AgentProblems.agentNotFound(id)))
+            .flatMap(agent -> agents.liveTeamsWith(ownerId, agentId, 10).collectList())
+            .flatMap(
+                teams ->
+                    teams.isEmpty()
+                        ? tokens
+                            .revokeAgentWithin(ownerId, agentId.value())
+                            .then(agents.delete(ownerId, agentId))
+                        : Mono.error(AgentProblems.agentInLiveTeams(agentId, teams))));
   }
 
   /** One of the owner's agents; another owner's agent is answered as not found. */

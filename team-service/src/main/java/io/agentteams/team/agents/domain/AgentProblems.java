@@ -2,7 +2,9 @@ package io.agentteams.team.agents.domain;
 
 import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.problem.LimitExceededException;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /** The named refusals of the agent catalog. */
@@ -24,6 +26,19 @@ public final class AgentProblems {
   /** The agent is not in the owner's catalog (or belongs to another owner). */
   public static DomainFailure agentNotFound(String id) {
     return DomainFailure.notFound("agent", id);
+  }
+
+  /** The agent is a member of teams that are not deleted: it stays until they are. */
+  public static DomainFailure agentInLiveTeams(AgentId id, List<UUID> teams) {
+    return DomainFailure.conflict(
+        "agent-in-live-team",
+        "agent '"
+            + id
+            + "' is a member of "
+            + teams.size()
+            + (teams.size() == 1 ? " team" : " teams or more")
+            + " that is not deleted; delete those teams (or replace the member) first",
+        Map.of("agent_id", id.value(), "team_ids", teams.stream().map(UUID::toString).toList()));
   }
 
   public static DomainFailure agentExists(AgentId id) {

@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.UUID;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -111,14 +112,39 @@ public class AgentStore {
         .one();
   }
 
+  /**
+   * Up to {@code limit} of the owner's teams that are not deleted and have the agent as a member,
+   * oldest first.
+   */
+  public Flux<UUID> liveTeamsWith(String ownerId, AgentId id, int limit) {
+    return db.sql(
+            "SELECT t.id FROM team t JOIN team_member m ON m.team_id = t.id"
+                + " WHERE t.owner_id = :owner AND m.agent_id = :id AND t.status <> 'deleted'"
+                + " GROUP BY t.id, t.created_at ORDER BY t.created_at LIMIT :limit")
+        .bind("owner", ownerId)
+        .bind("id", id.value())
+        .bind("limit", limit)
+        .map(row -> row.get("id", UUID.class))
+        .all();
+  }
+
+  /** Deletes the owner's agent. */
+  public Mono<Void> delete(String ownerId, AgentId id) {
+    return db.sql("DELETE FROM agent WHERE owner_id = :owner AND id = :id")
+        .bind("owner", ownerId)
+        .bind("id", id.value())
+        .then();
+  }
+
   /** The runtimes of those of the ids that are in the owner's catalog, by id. */
   public Mono<Map<String, AgentRuntime>> runtimes(String ownerId, Collection<String> ids) {
     if (ids.isEmpty()) {
       return Mono.just(Map.of());
     }
     return db.sql(
+            // Shared row locks: an agent cannot be deleted while a team that names it is made.
             "SELECT id, runtime_kind, endpoint FROM agent"
-                + " WHERE owner_id = :owner AND id = ANY(:ids)")
+                + " WHERE owner_id = :owner AND id = ANY(:ids) FOR SHARE")
         .bind("owner", ownerId)
         .bind("ids", ids.toArray(String[]::new))
         .map(

@@ -10,7 +10,9 @@ import java.net.URI;
 import java.time.Instant;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -18,10 +20,13 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
 
-/** {@code /api/v1/agents}: an owner registers, replaces, reads and searches their agents. */
+/**
+ * {@code /api/v1/agents}: an owner registers, replaces, reads, searches and deletes their agents.
+ */
 @RestController
 @RequestMapping("/api/v1/agents")
 public class AgentController {
@@ -45,8 +50,19 @@ public class AgentController {
 
   @PutMapping("/{agentId}")
   public Mono<AgentView> replace(
-      Caller.Owner owner, @PathVariable String agentId, @RequestBody AgentRequest request) {
-    return catalog.replace(owner.ownerId(), agentId, request.draft()).map(AgentView::of);
+      Caller.Owner owner, @PathVariable String agentId, @RequestBody Mono<AgentRequest> body) {
+    // Another owner's agent is not found before its body is read.
+    return catalog
+        .find(owner.ownerId(), agentId)
+        .then(body)
+        .flatMap(request -> catalog.replace(owner.ownerId(), agentId, request.draft()))
+        .map(AgentView::of);
+  }
+
+  @DeleteMapping("/{agentId}")
+  @ResponseStatus(HttpStatus.NO_CONTENT)
+  public Mono<Void> delete(Caller.Owner owner, @PathVariable String agentId) {
+    return catalog.delete(owner.ownerId(), agentId);
   }
 
   /**

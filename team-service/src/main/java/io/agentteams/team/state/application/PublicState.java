@@ -78,6 +78,14 @@ public class PublicState {
   /** The entries a read selected, and the team-state revision they belong to. */
   public record ReadResult(List<Entry> entries, long stateRevision) {}
 
+  /**
+   * Completes when the member may write the team's state; the refusal otherwise. Writes ask first,
+   * before their body is read, so an outsider learns only "not found" whatever it sends.
+   */
+  public Mono<Void> admit(Caller.Member member, UUID teamId) {
+    return access.check(member, teamId, STATE_WRITERS, store.team(teamId)).then();
+  }
+
   /** Publishes an entry as the calling member. */
   public Mono<PublishResult> publish(
       Caller.Member member,

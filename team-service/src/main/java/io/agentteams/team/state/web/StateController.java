@@ -69,10 +69,19 @@ public class StateController {
   /** 201 with the new entry; 200 with the existing one when this was a retry. */
   @PostMapping
   public Mono<ResponseEntity<PublishView>> publish(
-      Caller.Member member, @PathVariable UUID teamId, @RequestBody PublishRequest request) {
+      Caller.Member member, @PathVariable UUID teamId, @RequestBody Mono<PublishRequest> body) {
     return state
-        .publish(
-            member, teamId, request.requestId(), request.kind(), request.title(), request.content())
+        .admit(member, teamId)
+        .then(body)
+        .flatMap(
+            request ->
+                state.publish(
+                    member,
+                    teamId,
+                    request.requestId(),
+                    request.kind(),
+                    request.title(),
+                    request.content()))
         .map(
             result ->
                 ResponseEntity.status(
@@ -90,14 +99,19 @@ public class StateController {
       Caller.Member member,
       @PathVariable UUID teamId,
       @PathVariable long entryId,
-      @RequestBody UpdateRequest request) {
+      @RequestBody Mono<UpdateRequest> body) {
     return state
-        .update(
-            member,
-            teamId,
-            entryId,
-            request.expectedRevision(),
-            new EntryChange(request.kind(), request.title(), request.content(), request.status()))
+        .admit(member, teamId)
+        .then(body)
+        .flatMap(
+            request ->
+                state.update(
+                    member,
+                    teamId,
+                    entryId,
+                    request.expectedRevision(),
+                    new EntryChange(
+                        request.kind(), request.title(), request.content(), request.status())))
         .map(
             result ->
                 ResponseEntity.status(

@@ -11,6 +11,7 @@ import io.agentteams.team.support.TeamApi;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,61 @@ class AgentApiIntegrationTest {
   void setUp() {
     api = new TeamApi(web, tokens);
     owner = TeamApi.newOwner("catalog");
+  }
+
+  @Test
+  void anAgentOfALiveTeamIsNotDeletedUntilTheTeamIs() {
+    String agent = TeamApi.newAgentId("busy");
+    api.registerAgent(owner, agent);
+    String spare = TeamApi.newAgentId("spare");
+    api.registerAgent(owner, spare);
+    UUID team = api.createTeam(owner, java.util.Map.of("lead", agent, "helper", spare));
+
+    web.delete()
+        .uri("/api/v1/agents/{id}", agent)
+        .header("Authorization", api.owner(owner))
+        .exchange()
+        .expectStatus()
+        .isEqualTo(409)
+        .expectBody()
+        .jsonPath("$.code")
+        .isEqualTo("agent-in-live-team")
+        .jsonPath("$.team_ids[0]")
+        .isEqualTo(team.toString())
+        .jsonPath("$.detail")
+        .value(detail -> assertThat((String) detail).contains(agent).contains("delete"));
+    // Another owner learns nothing: not found, and the agent stays.
+    web.delete()
+        .uri("/api/v1/agents/{id}", agent)
+        .header("Authorization", api.owner(TeamApi.newOwner("mallory")))
+        .exchange()
+        .expectStatus()
+        .isNotFound();
+    web.get()
+        .uri("/api/v1/agents/{id}", agent)
+        .header("Authorization", api.owner(owner))
+        .exchange()
+        .expectStatus()
+        .isOk();
+
+    web.delete()
+        .uri("/api/v1/teams/{id}", team)
+        .header("Authorization", api.owner(owner))
+        .exchange()
+        .expectStatus()
+        .is2xxSuccessful();
+    web.delete()
+        .uri("/api/v1/agents/{id}", agent)
+        .header("Authorization", api.owner(owner))
+        .exchange()
+        .expectStatus()
+        .isNoContent();
+    web.get()
+        .uri("/api/v1/agents/{id}", agent)
+        .header("Authorization", api.owner(owner))
+        .exchange()
+        .expectStatus()
+        .isNotFound();
   }
 
   @Test

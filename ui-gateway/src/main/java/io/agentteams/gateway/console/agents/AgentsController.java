@@ -21,8 +21,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * {@code /console/agents}: the owner's agents with whether a worker is connected; register and edit
- * an agent; mint a worker token, shown once; see a webhook agent's signing secret once when it is
- * registered, and rotate it.
+ * an agent; mint a worker token, shown once; revoke every token of an agent; delete an agent (which
+ * revokes its tokens; refused while it is a member of a live team); see a webhook agent's signing
+ * secret once when it is registered, and rotate it.
  */
 @Controller
 public class AgentsController {
@@ -40,10 +41,57 @@ public class AgentsController {
 
   @GetMapping("/console/agents")
   public Mono<String> list(
-      Principal principal, Model model, @RequestParam(required = false) @Nullable String saved) {
+      Principal principal,
+      Model model,
+      @RequestParam(required = false) @Nullable String saved,
+      @RequestParam(required = false) @Nullable String deleted) {
     Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
     model.addAttribute("saved", saved);
+    model.addAttribute("deleted", deleted);
     return page(owner, model, AgentDraft.empty(), null);
+  }
+
+  /** Revokes every live token of the agent; the fragment that answers says how many. */
+  @PostMapping("/console/agents/{agentId}/tokens/revoke")
+  public Mono<String> revokeTokens(
+      @PathVariable String agentId, Principal principal, ServerWebExchange exchange, Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    return api.delete(owner, ConsoleApi.path("/api/v1/tokens", Map.of("agent_id", agentId)))
+        .map(
+            result -> {
+              model.addAttribute("agentId", agentId);
+              if (result.ok() && result.body() != null) {
+                model.addAttribute("revoked", result.body().path("revoked").asInt());
+                model.addAttribute("error", null);
+              } else {
+                exchange.getResponse().setStatusCode(status(result));
+                model.addAttribute("revoked", null);
+                model.addAttribute("error", result.message());
+              }
+              return "fragments/agents :: revoked";
+            });
+  }
+
+  /**
+   * Deletes the agent (its tokens are revoked with it); an agent still in a live team stays, and
+   * the page says why.
+   */
+  @PostMapping("/console/agents/{agentId}/delete")
+  public Mono<String> delete(
+      @PathVariable String agentId, Principal principal, ServerWebExchange exchange, Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    return api.delete(owner, ConsoleApi.path("/api/v1/agents/{id}", Map.of(), agentId))
+        .flatMap(
+            result -> {
+              if (result.ok()) {
+                return Mono.just("redirect:/console/agents?deleted=" + agentId);
+              }
+              exchange.getResponse().setStatusCode(status(result));
+              model.addAttribute("saved", null);
+              model.addAttribute("deleted", null);
+              return page(owner, model, AgentDraft.empty(), null)
+                  .doOnNext(view -> model.addAttribute("error", result.message()));
+            });
   }
 
   @PostMapping("/console/agents")

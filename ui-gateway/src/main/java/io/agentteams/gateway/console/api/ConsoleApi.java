@@ -1,8 +1,7 @@
 package io.agentteams.gateway.console.api;
 
-import io.agentteams.gateway.limits.LoopbackCalls;
+import io.agentteams.gateway.identity.EdgeTokens;
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.identity.PublicTokens;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
@@ -22,8 +21,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Calls this gateway's own public API as the signed-in owner, with a short-lived owner token the
  * gateway mints for the call. The console can therefore do exactly what the API lets that owner do,
- * through the same routes, checks and errors, and nothing more. The calls are marked as the
- * gateway's own ({@link LoopbackCalls}): a person's click is one request, not one per read.
+ * through the same routes, checks and errors, and nothing more. Every call counts against the
+ * owner's request budget, as the owner's own API calls do: a console session buys no more.
  */
 @Component
 public class ConsoleApi implements ApplicationListener<WebServerInitializedEvent> {
@@ -32,19 +31,16 @@ public class ConsoleApi implements ApplicationListener<WebServerInitializedEvent
   private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
   private final WebClient web;
-  private final PublicTokens tokens;
-  private final LoopbackCalls loopback;
+  private final EdgeTokens tokens;
   private final JsonMapper mapper;
   private volatile String base = "http://127.0.0.1:8080";
 
-  public ConsoleApi(
-      WebClient.Builder web, PublicTokens tokens, LoopbackCalls loopback, JsonMapper mapper) {
+  public ConsoleApi(WebClient.Builder web, EdgeTokens tokens, JsonMapper mapper) {
     this.web =
         web.clone()
             .codecs(codecs -> codecs.defaultCodecs().maxInMemorySize(8 * 1024 * 1024))
             .build();
     this.tokens = tokens;
-    this.loopback = loopback;
     this.mapper = mapper;
   }
 
@@ -90,7 +86,6 @@ public class ConsoleApi implements ApplicationListener<WebServerInitializedEvent
         web.method(method)
             .uri(URI.create(base + path))
             .header(HttpHeaders.AUTHORIZATION, "Bearer " + tokens.issue(owner, TOKEN_TTL))
-            .header(LoopbackCalls.HEADER, loopback.mark())
             .accept(MediaType.APPLICATION_JSON);
     WebClient.RequestHeadersSpec<?> ready =
         body == null ? request : request.contentType(MediaType.APPLICATION_JSON).bodyValue(body);

@@ -1,6 +1,7 @@
 package io.agentteams.platform.web.openapi;
 
 import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.identity.TokenKeys;
 import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.test.RealInfrastructure;
 import io.agentteams.platform.web.Fails;
@@ -11,6 +12,8 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
 import org.springframework.context.annotation.Import;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -27,6 +30,16 @@ import reactor.core.publisher.Mono;
     })
 @AutoConfigureWebTestClient
 class ApiDocsIntegrationTest {
+
+  /** TEST ONLY: a fresh gateway key's public half, as every service must be given. */
+  @DynamicPropertySource
+  static void keys(DynamicPropertyRegistry registry) {
+    registry.add(
+        "agentteams.identity.internal-verification-keys",
+        () ->
+            TokenKeys.publicSet(
+                TokenKeys.internalSigning(TokenKeys.generateInternalSigning(), "test")));
+  }
 
   @SpringBootApplication
   @Import(Widgets.class)

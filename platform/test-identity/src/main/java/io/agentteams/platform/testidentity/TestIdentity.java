@@ -1,0 +1,151 @@
+package io.agentteams.platform.testidentity;
+
+import io.agentteams.platform.identity.CallerTokens;
+import io.agentteams.platform.identity.TokenKeys;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * TEST ONLY: the keys of this test JVM, made when first asked for and never written anywhere. Every
+ * Spring test context receives them ({@link TestIdentityContextCustomizerFactory}); tests that call
+ * a service directly sign their internal tokens with {@link #internalTokens()}, as the gateway
+ * would.
+ */
+public final class TestIdentity {
+
+  /** The services' setting for the gateway's public keys. */
+  public static final String INTERNAL_VERIFICATION_KEYS =
+      "agentteams.identity.internal-verification-keys";
+
+  /** The gateway's setting for its internal signing keys. */
+  public static final String INTERNAL_SIGNING_KEYS =
+      "agentteams.gateway.identity.internal-signing-keys";
+
+  /** The gateway's setting for its edge keys. */
+  public static final String EDGE_KEYS = "agentteams.gateway.identity.edge-keys";
+
+  /** The gateway's setting for the scheduler's public dispatch keys. */
+  public static final String DISPATCH_VERIFICATION_KEYS =
+      "agentteams.gateway.identity.dispatch-verification-keys";
+
+  /** The scheduler's setting for its dispatch signing keys. */
+  public static final String DISPATCH_SIGNING_KEYS = "agentteams.scheduler.dispatch-signing-keys";
+
+  private static final String SIGNING = TokenKeys.generateInternalSigning();
+  private static final String VERIFICATION =
+      TokenKeys.publicSet(TokenKeys.internalSigning(SIGNING, "test keys"));
+  private static final String EDGE = TokenKeys.generateEdge();
+  private static final String DISPATCH_SIGNING = TokenKeys.generateInternalSigning();
+  private static final String DISPATCH_VERIFICATION =
+      TokenKeys.publicSet(TokenKeys.internalSigning(DISPATCH_SIGNING, "test keys"));
+  private static final CallerTokens INTERNAL =
+      CallerTokens.signing(
+          TokenKeys.internalSigning(SIGNING, "test keys"),
+          "agent-teams-gateway",
+          "agent-teams-internal",
+          Clock.systemUTC());
+
+  private TestIdentity() {}
+
+  /** Signs internal tokens the services of this JVM accept, as the gateway does. */
+  public static CallerTokens internalTokens() {
+    return INTERNAL;
+  }
+
+  /**
+   * Signs internal tokens on the given clock, so that a test which moves its service's clock (lease
+   * and time-out tests) hands out tokens that clock still finds alive.
+   */
+  public static CallerTokens internalTokens(Clock clock) {
+    return CallerTokens.signing(
+        TokenKeys.internalSigning(SIGNING, "test keys"),
+        "agent-teams-gateway",
+        "agent-teams-internal",
+        clock);
+  }
+
+  /** Reads internal tokens as a service does, with the public keys only. */
+  public static CallerTokens internalVerifier() {
+    return CallerTokens.verifying(
+        TokenKeys.internalVerification(VERIFICATION, "test keys"),
+        "agent-teams-gateway",
+        "agent-teams-internal",
+        Clock.systemUTC());
+  }
+
+  /** Reads the scheduler's job-scoped member tokens as the gateway does. */
+  public static CallerTokens jobMemberVerifier() {
+    return CallerTokens.verifying(
+        TokenKeys.internalVerification(DISPATCH_VERIFICATION, "test keys"),
+        CallerTokens.JOB_MEMBER_TYPE,
+        "agent-teams-scheduler",
+        "agent-teams-api",
+        Clock.systemUTC());
+  }
+
+  /** Command-line arguments followed by every key setting, for an application a benchmark runs. */
+  public static String[] withKeys(String... arguments) {
+    return java.util.stream.Stream.concat(
+            java.util.Arrays.stream(arguments),
+            allProperties().entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()))
+        .toArray(String[]::new);
+  }
+
+  /** The gateway's internal signing keys (private). */
+  public static String internalSigningKeys() {
+    return SIGNING;
+  }
+
+  /** The services' verification keys (public). */
+  public static String internalVerificationKeys() {
+    return VERIFICATION;
+  }
+
+  /** The gateway's edge keys. */
+  public static String edgeKeys() {
+    return EDGE;
+  }
+
+  /** The scheduler's dispatch signing keys (private). */
+  public static String dispatchSigningKeys() {
+    return DISPATCH_SIGNING;
+  }
+
+  /** The scheduler's dispatch keys' public halves, which the gateway holds. */
+  public static String dispatchVerificationKeys() {
+    return DISPATCH_VERIFICATION;
+  }
+
+  /** The settings a service needs: the verification keys only. */
+  public static Map<String, Object> serviceProperties() {
+    return Map.of(INTERNAL_VERIFICATION_KEYS, VERIFICATION);
+  }
+
+  /** The settings the scheduler needs beyond a service's: its dispatch signing keys. */
+  public static Map<String, Object> schedulerProperties() {
+    return Map.of(DISPATCH_SIGNING_KEYS, DISPATCH_SIGNING);
+  }
+
+  /** The settings the gateway needs: its signing, edge and dispatch verification keys. */
+  public static Map<String, Object> gatewayProperties() {
+    return Map.of(
+        INTERNAL_SIGNING_KEYS,
+        SIGNING,
+        EDGE_KEYS,
+        EDGE,
+        DISPATCH_VERIFICATION_KEYS,
+        DISPATCH_VERIFICATION);
+  }
+
+  /**
+   * Every setting, for a test context that may be any service or the gateway (a service ignores the
+   * others' settings).
+   */
+  public static Map<String, Object> allProperties() {
+    Map<String, Object> all = new LinkedHashMap<>(serviceProperties());
+    all.putAll(schedulerProperties());
+    all.putAll(gatewayProperties());
+    return all;
+  }
+}

@@ -1,0 +1,5 @@
+/** What every response of the gateway says to browsers: security headers and the CORS policy. */
+@NullMarked
+package io.agentteams.gateway.headers;
+
+import org.jspecify.annotations.NullMarked;
