@@ -263,6 +263,33 @@ class A2aTeamAgentIntegrationTest {
   }
 
   @Test
+  void aMessageWhosePushUrlTheGuardRefusesStartsNoTask() {
+    String activity = "/api/v1/teams/" + teamId + "/activity?limit=200";
+    List<String> before = requestIds(api.get(activity, owner).ok());
+    JsonNode answer =
+        rpc(
+            owner,
+            """
+            {"jsonrpc":"2.0","id":7,"method":"SendMessage","params":{
+              "message":{"messageId":"refused-push-probe","role":"ROLE_USER",
+                         "parts":[{"text":"Paint the refused-push probe"}]},
+              "configuration":{"taskPushNotificationConfig":{"url":"http://10.1.2.3/hook"}}}}
+            """);
+    assertThat(answer.path("error").path("message").asString())
+        .as(answer.toString())
+        .contains("may not be called");
+    JsonNode after = api.get(activity, owner).ok();
+    assertThat(requestIds(after)).as("the refused message left no task behind").isEqualTo(before);
+    assertThat(after.toString()).doesNotContain("refused-push probe");
+  }
+
+  private static List<String> requestIds(JsonNode activity) {
+    List<String> ids = new java.util.ArrayList<>();
+    activity.path("items").forEach(item -> ids.add(item.path("request").path("id").asString()));
+    return ids;
+  }
+
+  @Test
   void anotherOwnerLearnsNothingOfTheTeamNotEvenFromABadBody() {
     assertThat(step("refused").get("card").asString()).contains("404");
 

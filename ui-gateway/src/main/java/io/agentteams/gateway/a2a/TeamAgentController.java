@@ -321,6 +321,11 @@ public class TeamAgentController {
   }
 
   private Mono<JsonNode> savePushConfig(Call call, String taskId, JsonNode config) {
+    return rest(call, HttpMethod.POST, "/api/v1/jobs/" + taskId + "/push-configs", pushBody(config))
+        .map(saved -> pushConfig(taskId, saved));
+  }
+
+  private static Map<String, Object> pushBody(JsonNode config) {
     Map<String, Object> body = new java.util.LinkedHashMap<>();
     String configId = config.path("id").asString("");
     if (!configId.isBlank()) {
@@ -339,8 +344,7 @@ public class TeamAgentController {
               "scheme", auth.path("scheme").asString(""),
               "credentials", auth.path("credentials").asString("")));
     }
-    return rest(call, HttpMethod.POST, "/api/v1/jobs/" + taskId + "/push-configs", body)
-        .map(saved -> pushConfig(taskId, saved));
+    return body;
   }
 
   private Mono<JsonNode> getPushConfig(Call call, @Nullable JsonNode id, JsonNode params) {
@@ -443,11 +447,27 @@ public class TeamAgentController {
           ConnectableFlux<JobEvent> events = events(call);
           var connection = events.connect();
           JsonNode push = params.path("configuration").path("taskPushNotificationConfig");
+          boolean pushed = push.isObject() && !push.path("url").asString("").isBlank();
+          // A config the scheduler would refuse is refused before the task is made, so an error
+          // answer never leaves behind a task the client does not know of.
+          Mono<Void> checked =
+              pushed
+                  ? rest(
+                          call,
+                          HttpMethod.POST,
+                          "/api/internal/v1/push-configs/checks",
+                          pushBody(push))
+                      .then()
+                  : Mono.empty();
           Mono<JsonNode> job =
-              (taskId.isBlank() ? request(call, text, messageId) : answerTask(call, taskId, text))
+              checked
+                  .then(
+                      taskId.isBlank()
+                          ? request(call, text, messageId)
+                          : answerTask(call, taskId, text))
                   .flatMap(
                       started ->
-                          push.isObject() && !push.path("url").asString("").isBlank()
+                          pushed
                               ? savePushConfig(call, jobId(started), push)
                                   .then(job(call, jobId(started)))
                               : Mono.just(started));

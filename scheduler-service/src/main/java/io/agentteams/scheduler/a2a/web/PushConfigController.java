@@ -7,6 +7,7 @@ import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.scheduler.a2a.domain.PushConfig;
 import io.agentteams.scheduler.a2a.persistence.PushConfigStore;
 import io.agentteams.scheduler.job.application.JobCommands;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
@@ -79,6 +80,17 @@ public class PushConfigController {
     }
   }
 
+  /**
+   * Answers whether a config would be accepted (its form, and its URL by the outbound guard)
+   * without keeping anything: what a client that gives a config with a new task asks before the
+   * task is made, so a refused config leaves no task behind.
+   */
+  @PostMapping("/api/internal/v1/push-configs/checks")
+  @ResponseStatus(HttpStatus.NO_CONTENT)
+  public Mono<Void> check(Caller.Owner owner, @RequestBody Mono<ConfigView> body) {
+    return body.flatMap(given -> vetted(checked(new UUID(0, 0), given))).then();
+  }
+
   @PostMapping("/api/v1/jobs/{jobId}/push-configs")
   @ResponseStatus(HttpStatus.CREATED)
   public Mono<ConfigView> create(
@@ -88,18 +100,7 @@ public class PushConfigController {
         .flatMap(
             given -> {
               PushConfig config = checked(jobId, given);
-              return outbound
-                  .vet(config.url())
-                  .onErrorMap(
-                      OutboundRefused.class,
-                      refused ->
-                          new ProblemException(
-                              ProblemException.Kind.INVALID,
-                              "invalid-url",
-                              "the push URL "
-                                  + config.url()
-                                  + " may not be called: "
-                                  + refused.reason()))
+              return vetted(config)
                   .then(configs.count(jobId))
                   .flatMap(
                       count ->
@@ -144,6 +145,18 @@ public class PushConfigController {
     return jobs.find(owner, jobId)
         .then(configs.delete(jobId, configId))
         .flatMap(deleted -> deleted ? Mono.<Void>empty() : Mono.error(notFound(configId)));
+  }
+
+  private Mono<URI> vetted(PushConfig config) {
+    return outbound
+        .vet(config.url())
+        .onErrorMap(
+            OutboundRefused.class,
+            refused ->
+                new ProblemException(
+                    ProblemException.Kind.INVALID,
+                    "invalid-url",
+                    "the push URL " + config.url() + " may not be called: " + refused.reason()));
   }
 
   private static PushConfig checked(UUID jobId, ConfigView given) {
