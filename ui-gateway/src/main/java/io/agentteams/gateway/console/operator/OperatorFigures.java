@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
@@ -27,6 +29,14 @@ public class OperatorFigures {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
+  /**
+   * The largest metrics page read: a service's page passes WebClient's default 256 KB once its
+   * timers' histograms are in (the scheduler's did).
+   */
+  private static final int MAX_PAGE_BYTES = 16 * 1024 * 1024;
+
+  private static final Logger log = LoggerFactory.getLogger(OperatorFigures.class);
+
   private final WebClient web;
   private final Map<String, URI> services;
   private final String metricsPath;
@@ -37,7 +47,10 @@ public class OperatorFigures {
       ServiceEndpoints endpoints,
       ConsoleProperties properties,
       ConsumerLag lag) {
-    this.web = web.clone().build();
+    this.web =
+        web.clone()
+            .codecs(codecs -> codecs.defaultCodecs().maxInMemorySize(MAX_PAGE_BYTES))
+            .build();
     this.metricsPath = properties.operator().metricsPath();
     Map<String, URI> known = new LinkedHashMap<>();
     known.put("team-service", endpoints.team());
@@ -96,9 +109,14 @@ public class OperatorFigures {
                     scrape(service.getValue())
                         .map(text -> Map.entry(service.getKey(), Optional.of(text)))
                         .onErrorResume(
-                            e ->
-                                Mono.just(
-                                    Map.entry(service.getKey(), Optional.<PrometheusText>empty()))))
+                            e -> {
+                              log.warn(
+                                  "the operator page could not read {}'s metrics: {}",
+                                  service.getKey(),
+                                  e.toString());
+                              return Mono.just(
+                                  Map.entry(service.getKey(), Optional.<PrometheusText>empty()));
+                            }))
             .collectMap(Map.Entry::getKey, Map.Entry::getValue, LinkedHashMap::new);
     Mono<Object> consumers =
         lag.groups().<Object>map(groups -> groups).onErrorResume(e -> Mono.just(e.toString()));
