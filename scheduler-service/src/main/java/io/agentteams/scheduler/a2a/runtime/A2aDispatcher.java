@@ -1,7 +1,6 @@
 package io.agentteams.scheduler.a2a.runtime;
 
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.a2a.A2aProperties;
 import io.agentteams.scheduler.a2a.client.A2aClient;
 import io.agentteams.scheduler.a2a.client.A2aWire;
@@ -116,7 +115,6 @@ public class A2aDispatcher implements SmartLifecycle {
   private final DatabaseSignals signals;
   private final A2aProperties properties;
   private final RetryPolicy retries;
-  private final int offersPerClaim;
   private final Clock clock;
   private final MeterRegistry meters;
   private final AtomicInteger inFlight = new AtomicInteger();
@@ -133,7 +131,6 @@ public class A2aDispatcher implements SmartLifecycle {
       TransactionalOperator transactions,
       DatabaseSignals signals,
       A2aProperties properties,
-      SchedulerProperties scheduler,
       Clock clock,
       MeterRegistry meters) {
     this.agents = agents;
@@ -146,7 +143,6 @@ public class A2aDispatcher implements SmartLifecycle {
     this.signals = signals;
     this.properties = properties;
     this.retries = properties.retryPolicy();
-    this.offersPerClaim = scheduler.dispatch().offersPerClaim();
     this.clock = clock;
     this.meters = meters;
     meters.gauge("agentteams.scheduler.a2a.in.flight", inFlight);
@@ -172,16 +168,9 @@ public class A2aDispatcher implements SmartLifecycle {
   }
 
   private Mono<Void> claim(AgentKey agent) {
-    int room = properties.maxInFlight() - inFlight.get();
-    if (room <= 0) {
-      return Mono.empty();
-    }
-    // The A2A runtime is always there to take an agent's jobs: any that gave their slot back
-    // waiting for a worker (schedule-to-start) queue again first.
     return dispatch
-        .workerHasRoom(agent, room)
-        .thenMany(
-            dispatch.claim(agent, HOLDER, Math.min(room, offersPerClaim), properties.leaseTtl()))
+        .claimForRuntime(
+            agent, HOLDER, properties.maxInFlight() - inFlight.get(), properties.leaseTtl())
         .doOnNext(this::start)
         .then();
   }

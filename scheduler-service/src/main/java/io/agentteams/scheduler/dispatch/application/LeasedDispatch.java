@@ -61,6 +61,20 @@ public class LeasedDispatch implements DispatchPort {
     this.meters = meters;
   }
 
+  /**
+   * What a push runtime (webhook, A2A) claims for an agent it has {@code room} for: the runtime is
+   * always there to take the agent's jobs, so any that gave their slot back waiting for a worker
+   * (schedule-to-start) queue again first; then up to {@code room} (at most a claim's worth) of its
+   * offerable jobs under the runtime's lease.
+   */
+  public Flux<Offer> claimForRuntime(AgentKey agent, String holder, int room, Duration leaseTtl) {
+    if (room <= 0) {
+      return Flux.empty();
+    }
+    return workerHasRoom(agent, room)
+        .thenMany(claim(agent, holder, Math.min(room, properties.offersPerClaim()), leaseTtl));
+  }
+
   /** Offers are handed out only once the claim committed, so a report never waits on it. */
   @Override
   public Flux<Offer> claim(AgentKey agent, String holder, int max, Duration leaseTtl) {

@@ -1,7 +1,6 @@
 package io.agentteams.scheduler.webhook.push;
 
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.dispatch.application.LeasedDispatch;
 import io.agentteams.scheduler.dispatch.domain.AgentKey;
 import io.agentteams.scheduler.dispatch.domain.Offer;
@@ -89,7 +88,6 @@ public class WebhookDispatcher implements SmartLifecycle {
   private final WebhookPusher pusher;
   private final WebhookProperties properties;
   private final RetryPolicy retries;
-  private final int offersPerClaim;
   private final JsonMapper json;
   private final Clock clock;
   private final MeterRegistry meters;
@@ -107,7 +105,6 @@ public class WebhookDispatcher implements SmartLifecycle {
       DatabaseSignals signals,
       WebhookPusher pusher,
       WebhookProperties properties,
-      SchedulerProperties scheduler,
       JsonMapper json,
       Clock clock,
       MeterRegistry meters) {
@@ -121,7 +118,6 @@ public class WebhookDispatcher implements SmartLifecycle {
     this.pusher = pusher;
     this.properties = properties;
     this.retries = properties.retryPolicy();
-    this.offersPerClaim = scheduler.dispatch().offersPerClaim();
     this.json = json;
     this.clock = clock;
     this.meters = meters;
@@ -149,16 +145,9 @@ public class WebhookDispatcher implements SmartLifecycle {
   }
 
   private Mono<Void> claim(AgentKey agent) {
-    int room = properties.maxInFlight() - inFlight.get();
-    if (room <= 0) {
-      return Mono.empty();
-    }
-    // The webhook runtime is always there to take an agent's jobs: any that gave their slot back
-    // waiting for a worker (schedule-to-start) queue again first.
     return dispatch
-        .workerHasRoom(agent, room)
-        .thenMany(
-            dispatch.claim(agent, HOLDER, Math.min(room, offersPerClaim), properties.leaseTtl()))
+        .claimForRuntime(
+            agent, HOLDER, properties.maxInFlight() - inFlight.get(), properties.leaseTtl())
         .doOnNext(this::start)
         .then();
   }
