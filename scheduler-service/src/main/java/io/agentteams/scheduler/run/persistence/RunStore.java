@@ -185,13 +185,7 @@ public class RunStore {
   public Mono<RunJob> runJob(UUID jobId) {
     return db.sql("SELECT job_id, run_id, role, task_key FROM run_job WHERE job_id = :job")
         .bind("job", jobId)
-        .map(
-            row ->
-                new RunJob(
-                    row.get("job_id", UUID.class),
-                    row.get("run_id", UUID.class),
-                    JobOrder.Role.fromWire(row.get("role", String.class)),
-                    row.get("task_key", String.class)))
+        .map(row -> runJob(row))
         .one();
   }
 
@@ -201,13 +195,7 @@ public class RunStore {
             "SELECT rj.job_id, rj.run_id, rj.role, rj.task_key FROM run_job rj"
                 + " JOIN job j ON j.id = rj.job_id WHERE rj.run_id = :run ORDER BY j.seq")
         .bind("run", runId)
-        .map(
-            row ->
-                new RunJob(
-                    row.get("job_id", UUID.class),
-                    row.get("run_id", UUID.class),
-                    JobOrder.Role.fromWire(row.get("role", String.class)),
-                    row.get("task_key", String.class)))
+        .map(row -> runJob(row))
         .all();
   }
 
@@ -233,12 +221,14 @@ public class RunStore {
   /** A team's runs, newest first. */
   public Flux<Run> findByTeam(UUID teamId, int limit) {
     return db.sql(
-            "SELECT id FROM team_run WHERE team_id = :team ORDER BY created_at DESC, id LIMIT :n")
+            "SELECT "
+                + COLUMNS
+                + " FROM team_run WHERE team_id = :team ORDER BY created_at DESC, id LIMIT :n")
         .bind("team", teamId)
         .bind("n", limit)
-        .map(row -> row.get("id", UUID.class))
+        .map(RunStore::stored)
         .all()
-        .concatMap(this::find);
+        .concatMap(this::withTasks);
   }
 
   /** How many of the team's runs have not ended. */
@@ -272,36 +262,42 @@ public class RunStore {
         .all();
   }
 
+  private static RunJob runJob(Readable row) {
+    return new RunJob(
+        row.get("job_id", UUID.class),
+        row.get("run_id", UUID.class),
+        JobOrder.Role.fromWire(row.get("role", String.class)),
+        row.get("task_key", String.class));
+  }
+
   private Mono<Run> load(String sql, UUID runId) {
-    return db.sql(sql)
-        .bind("id", runId)
-        .map(RunStore::stored)
-        .one()
-        .flatMap(
-            stored ->
-                tasks(runId)
-                    .collectList()
-                    .map(
-                        tasks ->
-                            Run.restore(
-                                new Run.Stored(
-                                    stored.id(),
-                                    stored.teamId(),
-                                    stored.ownerId(),
-                                    stored.objective(),
-                                    stored.options(),
-                                    stored.state(),
-                                    stored.round(),
-                                    stored.planFallback(),
-                                    tasks,
-                                    stored.plannerJobId(),
-                                    stored.synthesisJobId(),
-                                    stored.result(),
-                                    stored.reason(),
-                                    stored.sequence(),
-                                    stored.createdAt(),
-                                    stored.updatedAt(),
-                                    stored.finishedAt()))));
+    return db.sql(sql).bind("id", runId).map(RunStore::stored).one().flatMap(this::withTasks);
+  }
+
+  private Mono<Run> withTasks(Run.Stored stored) {
+    return tasks(stored.id())
+        .collectList()
+        .map(
+            tasks ->
+                Run.restore(
+                    new Run.Stored(
+                        stored.id(),
+                        stored.teamId(),
+                        stored.ownerId(),
+                        stored.objective(),
+                        stored.options(),
+                        stored.state(),
+                        stored.round(),
+                        stored.planFallback(),
+                        tasks,
+                        stored.plannerJobId(),
+                        stored.synthesisJobId(),
+                        stored.result(),
+                        stored.reason(),
+                        stored.sequence(),
+                        stored.createdAt(),
+                        stored.updatedAt(),
+                        stored.finishedAt())));
   }
 
   private Flux<RunTask> tasks(UUID runId) {
