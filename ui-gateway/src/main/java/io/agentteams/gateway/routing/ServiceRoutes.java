@@ -24,6 +24,7 @@ public class ServiceRoutes {
                         "/api/v1/agents/*/jobs/**",
                         "/api/v1/jobs/**",
                         "/api/v1/teams/*/requests/**",
+                        "/api/v1/teams/*/jobs/**",
                         "/api/v1/teams/*/runs/**",
                         "/api/v1/teams/*/activity/**",
                         "/api/v1/teams/*/spend/**",
