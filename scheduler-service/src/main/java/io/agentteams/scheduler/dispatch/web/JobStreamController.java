@@ -7,6 +7,7 @@ import io.agentteams.platform.web.WebProblems;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.dispatch.application.PullStreams;
 import io.agentteams.scheduler.dispatch.domain.AgentKey;
+import io.agentteams.scheduler.presence.application.Presences;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -42,10 +43,16 @@ public class JobStreamController {
   private final JsonMapper json;
   private final SchedulerProperties.Dispatch properties;
   private final StreamDrain drain;
+  private final Presences presences;
 
   public JobStreamController(
-      PullStreams streams, JsonMapper json, SchedulerProperties properties, StreamDrain drain) {
+      PullStreams streams,
+      JsonMapper json,
+      SchedulerProperties properties,
+      StreamDrain drain,
+      Presences presences) {
     this.streams = streams;
+    this.presences = presences;
     this.json = json;
     this.properties = properties.dispatch();
     this.drain = drain;
@@ -103,9 +110,15 @@ public class JobStreamController {
     Flux<ServerSentEvent<Object>> heartbeats =
         Flux.interval(properties.streamHeartbeat())
             .map(tick -> ServerSentEvent.builder().comment("heartbeat").build());
-    return Flux.concat(
-        Flux.just(ServerSentEvent.builder().comment("connected").build()),
-        drain.endOnShutdown(Flux.merge(offers, interrupts, heartbeats)));
+    // The worker counts as connected (on every replica) from before the first comment until the
+    // stream ends.
+    return presences.whileOpen(
+        agent,
+        terms.workerId(),
+        streamId ->
+            Flux.concat(
+                Flux.just(ServerSentEvent.builder().comment("connected").build()),
+                drain.endOnShutdown(Flux.merge(offers, interrupts, heartbeats))));
   }
 
   /**
