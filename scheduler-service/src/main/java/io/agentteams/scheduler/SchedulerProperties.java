@@ -204,6 +204,9 @@ public record SchedulerProperties(
    * @param stepTimeout the longest one claim, report or sweep step may take
    * @param offerTimeout schedule-to-start: how long an admitted job may wait for a runtime to take
    *     its offer before it gives its slot back and waits for a worker (keeping its place)
+   * @param presenceTtl how long an open stream counts as a connected worker without its replica
+   *     renewing it (every third of this); a replica that dies leaves its streams' presence to
+   *     lapse after at most this long
    */
   public record Dispatch(
       @DefaultValue("30s") Duration leaseTtl,
@@ -217,9 +220,14 @@ public record SchedulerProperties(
       @DefaultValue("15m") Duration unknownTimeout,
       @DefaultValue("FAIL") UnknownPolicy unknownPolicy,
       @DefaultValue("5s") Duration stepTimeout,
-      @DefaultValue("1m") Duration offerTimeout) {
+      @DefaultValue("1m") Duration offerTimeout,
+      @DefaultValue("30s") Duration presenceTtl) {
 
     public Dispatch {
+      if (presenceTtl.compareTo(Duration.ofSeconds(1)) < 0) {
+        throw new IllegalArgumentException(
+            "agentteams.scheduler.dispatch.presence-ttl must be at least 1s");
+      }
       if (offerTimeout.isNegative() || offerTimeout.isZero()) {
         throw new IllegalArgumentException(
             "agentteams.scheduler.dispatch.offer-timeout must be positive");

@@ -11,6 +11,7 @@ import io.agentteams.scheduler.SchedulerServiceTest;
 import io.agentteams.scheduler.support.ReplicaProcess;
 import io.agentteams.scheduler.support.SchedulerIntegrationTest;
 import io.agentteams.scheduler.support.Teams;
+import io.agentteams.scheduler.support.TestWorker;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -154,6 +155,47 @@ class TwoReplicaIntegrationTest extends SchedulerIntegrationTest {
     System.out.printf(
         "events checked after %d ms; %d delivered across replicas; %d waited for a worker%n",
         (System.nanoTime() - waitingForEvents) / 1_000_000, crossed, waited);
+  }
+
+  @Test
+  void aWorkerOnOneReplicaIsConnectedOnBothAndAnInterruptMadeOnTheOtherReachesIt() {
+    String owner = unique("una");
+    String agent = unique("agent");
+    Teams.Team team = teams.create(owner, Map.of("lead", unique("agent"), "a", agent), "lead");
+    TestWorker worker = new TestWorker(tokens, owner, agent).connect(other.baseUrl(), 30);
+    try {
+      assertThat(presence(baseUrl(), owner, agent).get("connected")).isEqualTo(true);
+      assertThat(presence(other.baseUrl(), owner, agent).get("connected")).isEqualTo(true);
+      UUID job = request(team, List.of("a"), "The long one").get(0);
+      Map<String, Object> offer = worker.nextOffer();
+      worker.report(other.baseUrl(), job, "started", TestWorker.leaseToken(offer), Map.of());
+
+      // The lead interrupts through this replica; the worker's stream is held by the other.
+      web.post()
+          .uri("/api/v1/teams/{team}/jobs/{job}/interrupt", team.id(), job)
+          .header("Authorization", member(team, "lead", null))
+          .exchange()
+          .expectStatus()
+          .isOk();
+      await().atMost(Duration.ofSeconds(30)).until(() -> worker.interrupts().contains(job));
+
+      worker.disconnect();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> Boolean.FALSE.equals(presence(baseUrl(), owner, agent).get("connected")));
+    } finally {
+      worker.close();
+    }
+  }
+
+  private Map<String, Object> presence(String replica, String ownerId, String agentId) {
+    return WebClient.create(replica)
+        .get()
+        .uri("/api/v1/agents/{agent}/worker", agentId)
+        .header("Authorization", owner(ownerId))
+        .retrieve()
+        .bodyToMono(new ParameterizedTypeReference<Map<String, Object>>() {})
+        .block(Duration.ofSeconds(30));
   }
 
   @Test
