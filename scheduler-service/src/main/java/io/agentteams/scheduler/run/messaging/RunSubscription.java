@@ -7,6 +7,8 @@ import io.agentteams.contracts.taskboard.PlanRefused;
 import io.agentteams.platform.consumer.EventSubscription;
 import io.agentteams.platform.event.EventCodec;
 import io.agentteams.scheduler.run.application.RunProgress;
+import java.util.List;
+import java.util.Set;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import reactor.core.publisher.Mono;
@@ -20,32 +22,26 @@ import reactor.core.publisher.Mono;
 @Configuration(proxyBeanMethods = false)
 public class RunSubscription {
 
-  /** The subscription's name; its consumer group is {@code scheduler-service.team-runs}. */
+  /**
+   * The subscription's name; its consumer group is {@code scheduler-service.team-runs}. One
+   * consumer reads both topics (each consumer costs a Kafka client).
+   */
   public static final String NAME = "team-runs";
 
   @Bean
   EventSubscription runResults(RunProgress progress, EventCodec codec) {
-    return EventSubscription.of(
-            NAME,
-            Topics.SCHEDULER_EVENTS,
-            event -> progress.on(codec.data(event, JobResultRecorded.class)))
-        .onlyTypes(JobResultRecorded.TYPE);
-  }
-
-  /** The subscription's name; its consumer group is {@code scheduler-service.team-run-plans}. */
-  public static final String PLANS = "team-run-plans";
-
-  @Bean
-  EventSubscription runPlans(RunProgress progress, EventCodec codec) {
-    return EventSubscription.of(
-            PLANS,
-            Topics.TASK_EVENTS,
-            event ->
-                switch (event.type()) {
-                  case PlanImported.TYPE -> progress.on(codec.data(event, PlanImported.class));
-                  case PlanRefused.TYPE -> progress.on(codec.data(event, PlanRefused.class));
-                  default -> Mono.empty();
-                })
-        .onlyTypes(PlanImported.TYPE, PlanRefused.TYPE);
+    return new EventSubscription(
+        NAME,
+        List.of(Topics.SCHEDULER_EVENTS, Topics.TASK_EVENTS),
+        1,
+        event ->
+            switch (event.type()) {
+              case JobResultRecorded.TYPE ->
+                  progress.on(codec.data(event, JobResultRecorded.class));
+              case PlanImported.TYPE -> progress.on(codec.data(event, PlanImported.class));
+              case PlanRefused.TYPE -> progress.on(codec.data(event, PlanRefused.class));
+              default -> Mono.empty();
+            },
+        Set.of(JobResultRecorded.TYPE, PlanImported.TYPE, PlanRefused.TYPE));
   }
 }

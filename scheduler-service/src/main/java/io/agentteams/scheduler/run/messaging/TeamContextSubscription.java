@@ -9,6 +9,8 @@ import io.agentteams.contracts.team.TeamStateUpdated;
 import io.agentteams.platform.consumer.EventSubscription;
 import io.agentteams.platform.event.EventCodec;
 import io.agentteams.scheduler.run.persistence.TeamContextStore;
+import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -23,45 +25,45 @@ import reactor.core.publisher.Mono;
 @Configuration(proxyBeanMethods = false)
 public class TeamContextSubscription {
 
-  /** The team events' subscription; its consumer group is {@code scheduler-service.run-team}. */
-  public static final String TEAM = "run-team";
-
-  /** The messages' subscription; its consumer group is {@code scheduler-service.run-messages}. */
-  public static final String MESSAGES = "run-messages";
+  /**
+   * The subscription's name; its consumer group is {@code scheduler-service.run-context}. One
+   * consumer reads both topics: a team's context changes seldom, and each consumer costs a Kafka
+   * client.
+   */
+  public static final String NAME = "run-context";
 
   @Bean
   EventSubscription runTeamContext(TeamContextStore context, EventCodec codec) {
-    return EventSubscription.of(
-            TEAM,
-            Topics.TEAM_EVENTS,
-            event -> {
-              UUID teamId = UUID.fromString(event.teamId());
-              return switch (event.type()) {
-                case TeamCreated.TYPE ->
-                    context.goal(teamId, codec.data(event, TeamCreated.class).goal());
-                case TeamStatePublished.TYPE ->
-                    context.state(teamId, codec.data(event, TeamStatePublished.class).entry());
-                case TeamStateUpdated.TYPE ->
-                    context.state(teamId, codec.data(event, TeamStateUpdated.class).entry());
-                case TeamDeleted.TYPE -> context.forget(teamId);
-                default -> Mono.empty();
-              };
-            })
-        .onlyTypes(
-            TeamCreated.TYPE, TeamStatePublished.TYPE, TeamStateUpdated.TYPE, TeamDeleted.TYPE);
+    return new EventSubscription(
+        NAME,
+        List.of(Topics.TEAM_EVENTS, Topics.MAILBOX_EVENTS),
+        1,
+        event -> {
+          UUID teamId = UUID.fromString(event.teamId());
+          return switch (event.type()) {
+            case TeamCreated.TYPE ->
+                context.goal(teamId, codec.data(event, TeamCreated.class).goal());
+            case TeamStatePublished.TYPE ->
+                context.state(teamId, codec.data(event, TeamStatePublished.class).entry());
+            case TeamStateUpdated.TYPE ->
+                context.state(teamId, codec.data(event, TeamStateUpdated.class).entry());
+            case TeamDeleted.TYPE -> context.forget(teamId);
+            case MessageQueued.TYPE -> message(context, codec.data(event, MessageQueued.class));
+            default -> Mono.empty();
+          };
+        },
+        Set.of(
+            TeamCreated.TYPE,
+            TeamStatePublished.TYPE,
+            TeamStateUpdated.TYPE,
+            TeamDeleted.TYPE,
+            MessageQueued.TYPE));
   }
 
-  @Bean
-  EventSubscription runTeamMessages(TeamContextStore context, EventCodec codec) {
-    return EventSubscription.of(
-            MESSAGES,
-            Topics.MAILBOX_EVENTS,
-            event -> {
-              MessageQueued message = codec.data(event, MessageQueued.class);
-              return "system".equals(message.senderKind())
-                  ? Mono.empty()
-                  : context.message(UUID.fromString(message.teamId()), message);
-            })
-        .onlyTypes(MessageQueued.TYPE);
+  /** A member's or the owner's message; the system's notices are left out. */
+  private static Mono<Void> message(TeamContextStore context, MessageQueued message) {
+    return "system".equals(message.senderKind())
+        ? Mono.empty()
+        : context.message(UUID.fromString(message.teamId()), message);
   }
 }
