@@ -255,6 +255,10 @@ public record SchedulerProperties(
    *     admission slots)
    * @param objectiveMaxChars the longest objective
    * @param teamMaxUnfinished unfinished runs a team may have at once
+   * @param contextStateMaxBytes the most of the team's public state a task's input carries (its
+   *     current entries, most recently changed first, UTF-8 bytes)
+   * @param contextMessages the most recent messages a task's input carries
+   * @param contextMessagesMaxBytes the most bytes of recent messages a task's input carries
    */
   public record Runs(
       @DefaultValue("50") int maxTasks,
@@ -262,7 +266,10 @@ public record SchedulerProperties(
       @DefaultValue("100") int maxRounds,
       @DefaultValue("4") int defaultConcurrency,
       @DefaultValue("4000") int objectiveMaxChars,
-      @DefaultValue("5") int teamMaxUnfinished) {
+      @DefaultValue("5") int teamMaxUnfinished,
+      @DefaultValue("8000") int contextStateMaxBytes,
+      @DefaultValue("20") int contextMessages,
+      @DefaultValue("8000") int contextMessagesMaxBytes) {
 
     public Runs {
       if (maxTasks < 1 || defaultMaxRounds < 1 || maxRounds < defaultMaxRounds) {
@@ -274,6 +281,11 @@ public record SchedulerProperties(
         throw new IllegalArgumentException(
             "agentteams.scheduler.runs: default-concurrency, objective-max-chars and"
                 + " team-max-unfinished must be >= 1");
+      }
+      if (contextStateMaxBytes < 0 || contextMessages < 0 || contextMessagesMaxBytes < 0) {
+        throw new IllegalArgumentException(
+            "agentteams.scheduler.runs: context-state-max-bytes, context-messages and"
+                + " context-messages-max-bytes must be >= 0");
       }
     }
   }
