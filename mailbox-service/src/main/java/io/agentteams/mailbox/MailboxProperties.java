@@ -23,6 +23,9 @@ import org.springframework.validation.annotation.Validated;
  * @param queryMaxChars the longest search query, characters
  * @param contextMessages the newest messages handed to the gateway for the team context
  * @param inboxMaxMessages the most messages one inbox read returns
+ * @param inboxLease how long the messages a read of what is new returned stay leased to it: no
+ *     other read gets them meanwhile, and unless the reader acknowledges them by then they are
+ *     returned again (so a read whose answer never arrived loses nothing)
  * @param deliveryConcurrency listener threads of the delivery consumer
  * @param redeliveryAfter how long a delivery may stay queued before the sweeper delivers it
  * @param sweepInterval how often the sweeper looks for such deliveries and measures the backlog
@@ -46,6 +49,7 @@ public record MailboxProperties(
     @DefaultValue("200") int queryMaxChars,
     @DefaultValue("8") int contextMessages,
     @DefaultValue("20") int inboxMaxMessages,
+    @DefaultValue("30s") Duration inboxLease,
     @DefaultValue("2") int deliveryConcurrency,
     @DefaultValue("30s") Duration redeliveryAfter,
     @DefaultValue("10s") Duration sweepInterval,
@@ -56,6 +60,7 @@ public record MailboxProperties(
     require(historySize >= 1, "history-size must be at least 1");
     require(contextMessages >= 1, "context-messages must be at least 1");
     require(inboxMaxMessages >= 1, "inbox-max-messages must be at least 1");
+    require(inboxLease.compareTo(Duration.ZERO) > 0, "inbox-lease must be positive");
     require(deliveryConcurrency >= 1, "delivery-concurrency must be at least 1");
     require(excerptMaxBytes >= 1 && textMaxBytes >= excerptMaxBytes, "text-max-bytes >= excerpt");
     require(responseMaxBytes >= 1024, "response-max-bytes must be at least 1024");

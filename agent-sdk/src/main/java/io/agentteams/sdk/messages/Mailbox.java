@@ -57,9 +57,12 @@ public final class Mailbox {
   }
 
   /**
-   * What is new in the member's inbox since its last read (the member is the token's).
+   * What is new in the member's inbox (the member is the token's), acknowledging every earlier read
+   * of the member first: a reader that never acknowledges moves on, but a read whose answer is lost
+   * loses its messages. Prefer {@link #reader} or {@link #read}, which lose nothing.
    *
-   * @param after re-read from this sequence instead; null for what is unread
+   * @param after re-read from this sequence instead (nothing leased or acknowledged); null for what
+   *     is new
    * @param limit at most this many; null for the default
    */
   public InboxPage inbox(UUID teamId, @Nullable Long after, @Nullable Integer limit) {
@@ -71,6 +74,40 @@ public final class Mailbox {
                 .query("limit", limit),
             null,
             InboxPage.class));
+  }
+
+  /**
+   * What is new in the member's inbox, leased to this read, after acknowledging the read whose
+   * lease is {@code ack}. Repeating a call whose answer was lost is safe: its messages come back
+   * once their lease runs out.
+   *
+   * @param ack the {@code leaseId} of the previous read to acknowledge; null for nothing
+   * @param limit at most this many; null for the default
+   */
+  public InboxPage read(UUID teamId, @Nullable String ack, @Nullable Integer limit) {
+    return Objects.requireNonNull(
+        http.call(
+            "GET",
+            ApiPath.of("/api/v1/teams/{}/inbox", teamId)
+                .query("ack", ack == null ? "none" : ack)
+                .query("limit", limit),
+            null,
+            InboxPage.class));
+  }
+
+  /** Acknowledges one read (its {@code leaseId}): its messages are marked read. */
+  public Acknowledged acknowledge(UUID teamId, String leaseId) {
+    return Objects.requireNonNull(
+        http.call(
+            "POST",
+            ApiPath.of("/api/v1/teams/{}/inbox/ack", teamId),
+            Map.of("lease_id", leaseId),
+            Acknowledged.class));
+  }
+
+  /** A reader of the member's inbox that acknowledges each read with the next one. */
+  public InboxReader reader(UUID teamId) {
+    return new InboxReader(this, teamId);
   }
 
   /** A page of the team's shared message record. */

@@ -6,6 +6,7 @@ import io.agentteams.sdk.jobs.NewRequest;
 import io.agentteams.sdk.jobs.Requested;
 import io.agentteams.sdk.messages.HistoryPage;
 import io.agentteams.sdk.messages.InboxPage;
+import io.agentteams.sdk.messages.InboxReader;
 import io.agentteams.sdk.messages.Mailbox;
 import io.agentteams.sdk.messages.ResultDetail;
 import io.agentteams.sdk.messages.ResultPage;
@@ -46,6 +47,7 @@ public final class MemberTools {
   private final Teams teams;
   private final PublicState state;
   private final Mailbox mailbox;
+  private final InboxReader inbox;
   private final TaskBoard board;
   private final Jobs jobs;
   private final Streams streams;
@@ -61,6 +63,7 @@ public final class MemberTools {
     this.teams = new Teams(http);
     this.state = new PublicState(http);
     this.mailbox = new Mailbox(http);
+    this.inbox = mailbox.reader(teamId);
     this.board = new TaskBoard(http);
     this.jobs = new Jobs(http);
     this.streams = new Streams(http);
@@ -126,9 +129,18 @@ public final class MemberTools {
     return mailbox.broadcast(teamId, text, clientMessageId);
   }
 
-  /** {@code read_messages}: what is new in this member's inbox since its last read. */
+  /**
+   * {@code read_messages}: what is new in this member's inbox, acknowledging what the previous call
+   * through these tools returned (so a call whose answer was lost loses nothing: its messages come
+   * back once their lease runs out); or, with {@code after}, a re-read from that sequence.
+   */
   public InboxPage readMessages(@Nullable Long after, @Nullable Integer limit) {
-    return mailbox.inbox(teamId, after, limit);
+    return after == null ? inbox.next(limit) : mailbox.inbox(teamId, after, limit);
+  }
+
+  /** Acknowledges what the last {@link #readMessages} returned, so it is not returned again. */
+  public void acknowledgeMessages() {
+    inbox.acknowledge();
   }
 
   /** {@code list_tasks}: the board, optionally filtered by status (comma-separated) or owner. */

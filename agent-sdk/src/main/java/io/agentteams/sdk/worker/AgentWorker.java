@@ -353,6 +353,7 @@ public final class AgentWorker implements AutoCloseable {
       result = JobResult.failed(describe(e), Usage.NONE);
     }
     listener.handled(jobId, result);
+    execution.acknowledgeMessages();
     if (execution.abandoned()) {
       return;
     }

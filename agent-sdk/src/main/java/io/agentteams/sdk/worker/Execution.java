@@ -81,6 +81,18 @@ final class Execution implements JobContext {
     return true;
   }
 
+  /**
+   * Acknowledges the inbox messages the handler read through its tools, so the next job does not
+   * get them again. Should it fail, their lease runs out and they come back: none is lost.
+   */
+  void acknowledgeMessages() {
+    try {
+      tools.acknowledgeMessages();
+    } catch (RuntimeException e) {
+      // at least once: the messages come back to a later read
+    }
+  }
+
   void finished(JobResult ended) {
     result = ended;
   }

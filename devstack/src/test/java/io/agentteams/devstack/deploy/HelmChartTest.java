@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
+import io.agentteams.platform.consumer.ConsumerProperties;
 import io.r2dbc.spi.ConnectionFactoryOptions;
 import io.r2dbc.spi.Option;
 import java.io.IOException;
@@ -71,6 +72,26 @@ class HelmChartTest {
             template, Files.readString(template).replace("helm.sh/hook", HOOK_STAND_IN + "hook"));
       }
     }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"minimal", "production"})
+  void eachConsumingReplicaJoinsItsGroupsStaticallyUnderItsPodsName(String values) {
+    Rendered chart = render(values);
+    for (String service : WITH_DATABASE) {
+      Map<String, Object> container =
+          first(chart.podSpec("Deployment", "at-" + service).get("containers"));
+      assertThat(
+              list(container.get("env")).stream()
+                  .filter(v -> "AGENTTEAMS_CONSUMER_INSTANCE_ID".equals(v.get("name")))
+                  .map(v -> at(v, "valueFrom.fieldRef.fieldPath", String.class))
+                  .toList())
+          .as("%s's consumer instance id", service)
+          .containsExactly("metadata.name");
+    }
+    // The gateway's feed reads every event in a group of its own per start: no static member.
+    assertThat(env(first(chart.podSpec("Deployment", "at-ui-gateway").get("containers"))))
+        .doesNotContainKey("AGENTTEAMS_CONSUMER_INSTANCE_ID");
   }
 
   @ParameterizedTest
@@ -298,7 +319,13 @@ class HelmChartTest {
     Map<String, Object> environment = new LinkedHashMap<>();
     for (Map<String, Object> variable : list(container.get("env"))) {
       String value;
-      if (variable.containsKey("valueFrom")) {
+      if (variable.containsKey("valueFrom")
+          && at(variable, "valueFrom", Map.class).containsKey("fieldRef")) {
+        // The downward API: the pod's own fields, here its name.
+        assertThat(at(variable, "valueFrom.fieldRef.fieldPath", String.class))
+            .isEqualTo("metadata.name");
+        value = "at-mailbox-service-7c9d5-x2k4p";
+      } else if (variable.containsKey("valueFrom")) {
         Map<String, Object> ref = at(variable, "valueFrom.secretKeyRef", Map.class);
         value = ref.get("name") + "/" + ref.get("key");
       } else {
@@ -334,6 +361,13 @@ class HelmChartTest {
           .containsEntry("ssl.keystore.certificate.chain", "kafka-client-cert/tls.crt")
           .containsEntry("ssl.keystore.key", "kafka-client-cert/tls.key");
     }
+    // The service's consumers join their groups statically under the pod's name.
+    assertThat(
+            binder
+                .bind("agentteams.consumer", Bindable.of(ConsumerProperties.class))
+                .get()
+                .instanceId())
+        .isEqualTo("at-mailbox-service-7c9d5-x2k4p");
     ConnectionFactoryOptions postgres =
         ConnectionFactoryOptions.parse(binder.bind("spring.r2dbc.url", String.class).get());
     assertThat(postgres.getValue(ConnectionFactoryOptions.HOST)).isEqualTo("pg.example.internal");

@@ -41,6 +41,9 @@ class FaultSuiteIntegrationTest {
     properties.put("agentteams.scheduler.admission.slots", 4);
     properties.put("spring.kafka.consumer.properties.session.timeout.ms", SESSION.toMillis());
     properties.put("agentteams.taskboard.claim-timeout", CLAIM_TIMEOUT.toSeconds() + "s");
+    // A read whose answer the kill cut has its messages back when its lease runs out; with one
+    // reader per inbox a short lease costs no re-delivery, and keeps the drain short.
+    properties.put("agentteams.mailbox.inbox-lease", "5s");
     stack = FaultStack.start(records.resolve("stack"), Map.of(Service.SCHEDULER, 2), properties);
   }
 

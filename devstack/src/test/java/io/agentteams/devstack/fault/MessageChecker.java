@@ -17,8 +17,15 @@ import java.util.Set;
 /**
  * Reads the record of sends and reads and the final inboxes, and finds what the mailbox promises
  * never happens: an acknowledged message missing from an inbox, a stored message no reader ever
- * got, a message given twice to "what is new" reads or stored twice for one client message id, and
- * a sender's messages in another order than sent.
+ * got, a message given again to a read of what is new after its reader had received and
+ * acknowledged it, a message stored twice for one client message id, and a sender's messages in
+ * another order than sent.
+ *
+ * <p>A read of what is new leases what it returns; the reader acknowledges it by naming the lease
+ * in its next read. A message returned again because the answer holding it never arrived (the read
+ * is not among the answered ones) or because its lease ran out before the acknowledgement arrived
+ * is the at-least-once promise kept, not a duplicate. A read that names no {@code ack} acknowledges
+ * every earlier read, so for such reads any second answer is a duplicate.
  */
 final class MessageChecker {
 
@@ -101,8 +108,16 @@ final class MessageChecker {
       }
     }
 
-    // Every stored message reached a reader; "what is new" never gave one twice.
-    Map<Inbox, Map<String, List<Long>>> given = new HashMap<>();
+    // Every stored message reached a reader; "what is new" never gave one again once its reader
+    // had it and acknowledged it.
+    Map<String, Long> acknowledgedAt = new HashMap<>();
+    for (Op<Read> op : reads) {
+      String ack = op.value().ack();
+      if (op.outcome() == Outcome.OK && ack != null && !ack.equals("none")) {
+        acknowledgedAt.merge(ack, op.completedNanos(), Math::min);
+      }
+    }
+    Map<Inbox, Map<String, List<Op<Read>>>> given = new HashMap<>();
     Map<Inbox, Set<String>> seen = new HashMap<>();
     for (Op<Read> op : reads) {
       if (op.outcome() != Outcome.OK) {
@@ -116,7 +131,7 @@ final class MessageChecker {
           given
               .computeIfAbsent(inbox, i -> new HashMap<>())
               .computeIfAbsent(item.messageId(), id -> new ArrayList<>())
-              .add(op.index());
+              .add(op);
         }
       }
     }
@@ -124,15 +139,23 @@ final class MessageChecker {
         (inbox, byId) ->
             byId.forEach(
                 (id, readOps) -> {
-                  if (readOps.size() > 1) {
-                    anomalies.add(
-                        Anomaly.of(
-                            Kind.DUPLICATED,
-                            "message %s was given to %s by %d reads of what is new (#%s)",
-                            id,
-                            inbox.member(),
-                            readOps.size(),
-                            readOps));
+                  for (Op<Read> later : readOps) {
+                    for (Op<Read> earlier : readOps) {
+                      if (earlier != later
+                          && earlier.invokedNanos() < later.invokedNanos()
+                          && acknowledgedBefore(earlier, later, acknowledgedAt)) {
+                        anomalies.add(
+                            Anomaly.of(
+                                Kind.DUPLICATED,
+                                "message %s was given to %s by read #%d after read #%d had"
+                                    + " returned it and was acknowledged",
+                                id,
+                                inbox.member(),
+                                later.index(),
+                                earlier.index()));
+                        return;
+                      }
+                    }
                   }
                 }));
     finalInboxes.forEach(
@@ -173,6 +196,21 @@ final class MessageChecker {
           }
         });
     return anomalies;
+  }
+
+  /**
+   * Whether the reader had acknowledged {@code earlier}'s answer before it began {@code later}: by
+   * a read naming its lease that was answered before, or, for reads that name no {@code ack} (each
+   * acknowledges everything earlier), by {@code later} itself.
+   */
+  private static boolean acknowledgedBefore(
+      Op<Read> earlier, Op<Read> later, Map<String, Long> acknowledgedAt) {
+    if (later.value().ack() == null) {
+      return true;
+    }
+    String lease = earlier.value().lease();
+    Long at = lease == null ? null : acknowledgedAt.get(lease);
+    return at != null && at < later.invokedNanos();
   }
 
   private static List<String> intended(Send send, Set<String> roster) {

@@ -75,6 +75,42 @@ class MessageCheckerTest {
   }
 
   @Test
+  void aMessageReturnedAgainBecauseItsAnswerNeverArrivedIsNotDuplicated() {
+    send("a", "b", 1, "id-1", Outcome.OK);
+    stored("b", item("id-1", 1, "a", 1));
+    stored("a");
+    // The first answer (lease L1) is lost; the lease runs out and a later read gets it again.
+    leased("b", "none", "L1", Outcome.INFO, item("id-1", 1, "a", 1));
+    leased("b", "none", null, Outcome.OK);
+    leased("b", "none", "L2", Outcome.OK, item("id-1", 1, "a", 1));
+    leased("b", "L2", null, Outcome.OK);
+
+    assertThat(check()).isEmpty();
+  }
+
+  @Test
+  void aMessageReturnedBeforeItsAcknowledgementArrivedIsNotDuplicatedButAfterItIs() {
+    send("a", "b", 1, "id-1", Outcome.OK);
+    stored("b", item("id-1", 1, "a", 1));
+    stored("a");
+    // Answered, but the lease ran out before the reader acknowledged it: returned again.
+    leased("b", "none", "L1", Outcome.OK, item("id-1", 1, "a", 1));
+    leased("b", "none", "L2", Outcome.OK, item("id-1", 1, "a", 1));
+    leased("b", "L2", null, Outcome.OK);
+    assertThat(check()).isEmpty();
+
+    // Returned once more after the reader received it under L2 and acknowledged L2.
+    leased("b", "none", "L3", Outcome.OK, item("id-1", 1, "a", 1));
+    assertThat(check())
+        .singleElement()
+        .satisfies(
+            a -> {
+              assertThat(a.kind()).isEqualTo(Kind.DUPLICATED);
+              assertThat(a.evidence()).contains("id-1", "acknowledged");
+            });
+  }
+
+  @Test
   void aRetryStoredAsASecondMessageIsDuplicated() {
     send("a", "b", 1, "id-1", Outcome.INFO);
     send("a", "b", 1, "id-2", Outcome.OK);
@@ -145,12 +181,25 @@ class MessageCheckerTest {
         "");
   }
 
+  /** A read that names no ack (each acknowledges every earlier one), or a re-read. */
   private void read(String member, Long after, Item... items) {
     reads.record(
         "read-" + member,
         "read",
-        new Read(TEAM, member, after, List.of(items)),
+        new Read(TEAM, member, after, null, null, List.of(items)),
         Outcome.OK,
+        clock++,
+        clock++,
+        "");
+  }
+
+  /** A read of what is new acknowledging {@code ack}, whose answer holds {@code lease}. */
+  private void leased(String member, String ack, String lease, Outcome outcome, Item... items) {
+    reads.record(
+        "read-" + member,
+        "read",
+        new Read(TEAM, member, null, ack, lease, List.of(items)),
+        outcome,
         clock++,
         clock++,
         "");

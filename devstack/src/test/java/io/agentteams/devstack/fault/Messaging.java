@@ -5,8 +5,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
@@ -14,9 +12,11 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Members send directed messages and broadcasts, one at a time each, retrying an unknown outcome
- * with the same client message id; every member reads its inbox as it fills. A reader whose read
- * went unanswered re-reads from the last position its member holds without a gap ({@code after}),
- * since the cut read may have marked messages read.
+ * with the same client message id; every member reads its inbox as it fills, each read
+ * acknowledging the lease of the reader's previous answer ({@code ack}). A read that went
+ * unanswered is repeated with the same {@code ack}: what the lost answer held stays leased until
+ * its lease runs out and then comes back, so a reader finishes only once nothing of its inbox is
+ * leased.
  */
 final class Messaging {
 
@@ -38,8 +38,18 @@ final class Messaging {
   /** A message in an inbox as a reader got it. */
   record Item(String messageId, long sequence, String sender, String text) {}
 
-  /** A read: whose inbox, from where ({@code after}, null for "what is new"), what came. */
-  record Read(String team, String member, @Nullable Long after, List<Item> items) {}
+  /**
+   * A read: whose inbox, from where ({@code after}, null for "what is new"), the lease it
+   * acknowledged ({@code ack}: a lease id, {@code none}, or null for a read that acknowledges every
+   * earlier one), the lease of what came, and what came.
+   */
+  record Read(
+      String team,
+      String member,
+      @Nullable Long after,
+      @Nullable String ack,
+      @Nullable String lease,
+      List<Item> items) {}
 
   /** A member's inbox. */
   record Inbox(String team, String member) {}
@@ -51,7 +61,6 @@ final class Messaging {
   private final int readersPerMember;
   private final History<Send> sends = new History<>();
   private final History<Read> reads = new History<>();
-  private final Map<Inbox, ConcurrentSkipListSet<Long>> received = new ConcurrentHashMap<>();
   private final AtomicInteger sendersRunning = new AtomicInteger();
   private final AtomicBoolean stopReading = new AtomicBoolean();
   private final AtomicBoolean stopSending = new AtomicBoolean();
@@ -104,7 +113,6 @@ final class Messaging {
         int index = i;
         sendersRunning.incrementAndGet();
         threads.add(thread("send-" + member, () -> sendAll(team, names, index)));
-        received.put(new Inbox(team.id(), member), new ConcurrentSkipListSet<>());
         for (int r = 0; r < readersPerMember; r++) {
           threads.add(thread("read-" + member + "-" + r, () -> readUntilStopped(team, member)));
         }
@@ -181,57 +189,42 @@ final class Messaging {
 
   private void readUntilStopped(Team team, String member) {
     String token = team.members().get(member);
-    Inbox inbox = new Inbox(team.id(), member);
-    boolean recovering = false;
+    String ack = "none";
     while (true) {
       boolean finishing = stopReading.get();
-      Long after = recovering ? contiguous(received.get(inbox)) : null;
       long invoked = System.nanoTime();
       Client.Reply reply =
-          client.get(
-              "/api/v1/teams/"
-                  + team.id()
-                  + "/inbox?limit=20"
-                  + (after == null ? "" : "&after=" + after),
-              token);
+          client.get("/api/v1/teams/" + team.id() + "/inbox?limit=20&ack=" + ack, token);
       List<Item> items = List.of();
+      String lease = null;
+      long leased = 0;
       if (reply.ok()) {
-        items = items(reply.json());
-        items.forEach(item -> received.get(inbox).add(item.sequence()));
+        JsonNode page = reply.json();
+        items = items(page);
+        lease = page.path("lease_id").isString() ? page.get("lease_id").asString() : null;
+        leased = page.path("leased").asLong(0);
       }
       reads.record(
           "read-" + member,
           "read",
-          new Read(team.id(), member, after, items),
+          new Read(team.id(), member, null, ack, lease, items),
           reply.outcome(),
           invoked,
           System.nanoTime(),
           reply.detail());
-      if (reply.outcome() == Outcome.INFO) {
-        recovering = true;
+      if (!reply.ok()) {
+        // Repeated with the same ack: what a lost answer held comes back once its lease runs out.
         Pause.backOff();
         continue;
       }
-      recovering = false;
+      ack = lease == null ? "none" : lease;
       if (items.isEmpty()) {
-        if (finishing && sendersRunning.get() == 0) {
+        if (finishing && sendersRunning.get() == 0 && leased == 0) {
           return;
         }
         Pause.backOff();
       }
     }
-  }
-
-  /** The highest inbox position up to which every message was received by some reader. */
-  private static long contiguous(ConcurrentSkipListSet<Long> sequences) {
-    long expected = 1;
-    for (long sequence : sequences) {
-      if (sequence != expected) {
-        break;
-      }
-      expected++;
-    }
-    return expected - 1;
   }
 
   private static List<Item> items(JsonNode page) {

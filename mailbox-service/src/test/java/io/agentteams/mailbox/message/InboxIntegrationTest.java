@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -100,6 +101,120 @@ class InboxIntegrationTest {
   }
 
   @Test
+  void aReadWhoseAnswerNeverArrivedLosesNothingItsMessagesComeBackOnceTheLeaseRunsOut() {
+    var team = teams.team("owner-lost-answer", "lead", "reader");
+    String lead = teams.member(team, "lead");
+    for (int i = 0; i < 3; i++) {
+      api.direct(team.id(), lead, "reader", "lost " + i);
+    }
+    Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> probe.delivered(team.id()) == 3);
+    String reader = teams.member(team, "reader");
+
+    // The read commits, and its answer is lost (the replica dies, the connection is cut); the
+    // client retries the very same request, then the reader carries on with nothing to acknowledge.
+    JsonNode lost = api.read(team.id(), reader, "none", null).body();
+    JsonNode retried = api.read(team.id(), reader, "none", null).body();
+    JsonNode meanwhile = api.read(team.id(), reader, "none", null).body();
+    assertThat(texts(lost)).containsExactly("lost 0", "lost 1", "lost 2");
+    assertThat(texts(retried)).isEmpty();
+    assertThat(retried.get("leased").asLong()).isEqualTo(3);
+    assertThat(texts(meanwhile)).isEmpty();
+    assertThat(readStatuses(team.id(), "reader")).containsOnly("delivered");
+
+    runOutLeases(team.id(), "reader");
+    JsonNode again = api.read(team.id(), reader, "none", null).body();
+    assertThat(texts(again)).containsExactly("lost 0", "lost 1", "lost 2");
+    assertThat(again.get("lease_id").asString()).isNotEqualTo(lost.get("lease_id").asString());
+
+    JsonNode acknowledged =
+        api.read(team.id(), reader, again.get("lease_id").asString(), null).body();
+    assertThat(texts(acknowledged)).isEmpty();
+    assertThat(acknowledged.get("read_cursor").asLong()).isEqualTo(3);
+    assertThat(acknowledged.get("leased").asLong()).isZero();
+    assertThat(readStatuses(team.id(), "reader")).containsOnly("read");
+  }
+
+  @Test
+  void anAcknowledgedReadIsNeverReturnedAgainAndALeaseKeepsItsMessagesFromOtherReads() {
+    var team = teams.team("owner-acknowledged", "lead", "reader");
+    String lead = teams.member(team, "lead");
+    for (int i = 0; i < 4; i++) {
+      api.direct(team.id(), lead, "reader", "m" + i);
+    }
+    Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> probe.delivered(team.id()) == 4);
+    String reader = teams.member(team, "reader");
+
+    JsonNode first = api.read(team.id(), reader, "none", 2).body();
+    JsonNode second = api.read(team.id(), reader, "none", null).body();
+    assertThat(texts(first)).containsExactly("m0", "m1");
+    assertThat(first.get("has_more").asBoolean()).isTrue();
+    assertThat(texts(second)).containsExactly("m2", "m3");
+    assertThat(second.get("leased").asLong()).isEqualTo(4);
+
+    MailboxApi.Response ack =
+        api.acknowledge(team.id(), reader, Map.of("lease_id", first.get("lease_id").asString()));
+    assertThat(ack.status()).isEqualTo(200);
+    assertThat(ack.body().get("read_cursor").asLong()).isEqualTo(2);
+    assertThat(ack.body().get("acknowledged").asInt()).isEqualTo(2);
+
+    runOutLeases(team.id(), "reader");
+    JsonNode redelivered = api.read(team.id(), reader, "none", null).body();
+    assertThat(texts(redelivered)).containsExactly("m2", "m3");
+    JsonNode done =
+        api.read(team.id(), reader, redelivered.get("lease_id").asString(), null).body();
+    assertThat(texts(done)).isEmpty();
+    assertThat(done.get("read_cursor").asLong()).isEqualTo(4);
+  }
+
+  @Test
+  void readersThatAcknowledgeEachReadNeverShareAMessageAndLeaveEveryOneRead() throws Exception {
+    var team = teams.team("owner-acking-readers", "lead", "reader", "other");
+    List<String> sent = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      JsonNode message =
+          i % 3 == 0
+              ? api.broadcast(team.id(), teams.member(team, "other"), "broadcast " + i)
+              : api.direct(team.id(), teams.member(team, "lead"), "reader", "direct " + i);
+      sent.add(message.get("message_id").asString());
+    }
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> probe.queued(team.id()) == 0 && probe.delivered(team.id()) == 80);
+
+    String reader = teams.member(team, "reader");
+    Callable<List<JsonNode>> readUntilEmpty =
+        () -> {
+          List<JsonNode> mine = new ArrayList<>();
+          String ack = "none";
+          while (true) {
+            MailboxApi.Response page = api.read(team.id(), reader, ack, 7);
+            assertThat(page.status()).isEqualTo(200);
+            if (page.body().get("messages").isEmpty()) {
+              return mine;
+            }
+            page.body().get("messages").forEach(mine::add);
+            ack = page.body().get("lease_id").asString();
+          }
+        };
+    ExecutorService readers = Executors.newFixedThreadPool(6);
+    List<Future<List<JsonNode>>> results = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      results.add(readers.submit(readUntilEmpty));
+    }
+    List<String> read = new ArrayList<>();
+    for (Future<List<JsonNode>> result : results) {
+      List<JsonNode> mine = result.get(60, TimeUnit.SECONDS);
+      assertThat(mine.stream().map(m -> m.get("sequence").asLong()).toList()).isSorted();
+      mine.forEach(m -> read.add(m.get("message_id").asString()));
+    }
+    readers.shutdown();
+
+    assertThat(new HashSet<>(read)).hasSize(read.size());
+    assertThat(read).containsExactlyInAnyOrderElementsOf(sent);
+    assertThat(readStatuses(team.id(), "reader")).containsOnly("read");
+  }
+
+  @Test
   void aMemberReadsDirectMessagesAndBroadcastsOldestFirstOnceAndMayReReadAfterACursor() {
     var team = teams.team("owner-unread", "lead", "reader", "other");
     api.direct(team.id(), teams.member(team, "lead"), "reader", "first");
@@ -156,6 +271,22 @@ class InboxIntegrationTest {
         .isEqualTo("invalid-limit");
     assertThat(api.inbox(team.id(), reader, -1L, null).body().get("code").asString())
         .isEqualTo("invalid-after");
+    assertThat(api.read(team.id(), reader, "yesterday", null).body().get("code").asString())
+        .isEqualTo("invalid-ack");
+    assertThat(api.acknowledge(team.id(), reader, Map.of("lease_id", "none")).status())
+        .isEqualTo(400);
+  }
+
+  /** Lets the member's running leases run out, as their time-out passing would. */
+  private void runOutLeases(java.util.UUID team, String recipient) {
+    db.sql(
+            "UPDATE delivery SET leased_until = now() - interval '1 second'"
+                + " WHERE team_id = :team AND recipient = :r AND lease_id IS NOT NULL")
+        .bind("team", team)
+        .bind("r", recipient)
+        .fetch()
+        .rowsUpdated()
+        .block();
   }
 
   private static List<String> texts(JsonNode page) {

@@ -232,11 +232,20 @@ class MessageApiIntegrationTest {
   }
 
   @Test
-  void queuedDeliveredAndReadAreAnnouncedOnTheMailboxTopicKeyedByTeam() {
+  void queuedDeliveredAndAcknowledgedReadAreAnnouncedOnTheMailboxTopicKeyedByTeam() {
     var team = teams.team("alice", "lead", "researcher");
     JsonNode sent = api.direct(team.id(), teams.member(team, "lead"), "researcher", "Ping");
     Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> probe.delivered(team.id()) == 1);
-    assertThat(api.inbox(team.id(), teams.member(team, "researcher"), null, null).status())
+    // A read leases the message; it is read (and announced) once the reader acknowledges it.
+    String researcher = teams.member(team, "researcher");
+    MailboxApi.Response leased = api.read(team.id(), researcher, "none", null);
+    assertThat(leased.status()).isEqualTo(200);
+    assertThat(
+            api.acknowledge(
+                    team.id(),
+                    researcher,
+                    java.util.Map.of("lease_id", leased.body().get("lease_id").asString()))
+                .status())
         .isEqualTo(200);
 
     List<EventEnvelope> events =

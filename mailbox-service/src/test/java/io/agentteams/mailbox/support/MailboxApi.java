@@ -74,6 +74,36 @@ public final class MailboxApi {
             .returnResult());
   }
 
+  /** GET /inbox, a read of what is new acknowledging {@code ack} (a lease id or "none"). */
+  public Response read(UUID team, String auth, String ack, @Nullable Integer limit) {
+    return exchange(
+        web.get()
+            .uri(
+                builder -> {
+                  builder.path("/api/v1/teams/{team}/inbox").queryParam("ack", ack);
+                  if (limit != null) {
+                    builder.queryParam("limit", limit);
+                  }
+                  return builder.build(team);
+                })
+            .header("Authorization", auth)
+            .exchange()
+            .expectBody()
+            .returnResult());
+  }
+
+  /** POST /inbox/ack with any body. */
+  public Response acknowledge(UUID team, String auth, Map<String, ?> body) {
+    return exchange(
+        web.post()
+            .uri("/api/v1/teams/{team}/inbox/ack", team)
+            .header("Authorization", auth)
+            .bodyValue(body)
+            .exchange()
+            .expectBody()
+            .returnResult());
+  }
+
   /** GET /history with the given query parameters (nulls left out). */
   public Response history(UUID team, String auth, Map<String, ?> query) {
     return get("/api/v1/teams/{team}/history", team, auth, query);

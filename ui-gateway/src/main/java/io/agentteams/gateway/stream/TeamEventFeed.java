@@ -9,11 +9,19 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -25,7 +33,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Schedulers;
 import reactor.util.concurrent.Queues;
 
 /**
@@ -53,12 +63,18 @@ public class TeamEventFeed {
   private final Counter disconnected;
   private final Counter resets;
   private final EventTracing tracing;
+  private final EventReplay replay;
 
   public TeamEventFeed(
-      EventCodec codec, StreamProperties properties, EventTracing tracing, MeterRegistry meters) {
+      EventCodec codec,
+      StreamProperties properties,
+      EventTracing tracing,
+      EventReplay replay,
+      MeterRegistry meters) {
     this.codec = codec;
     this.properties = properties;
     this.tracing = tracing;
+    this.replay = replay;
     this.windows =
         Collections.synchronizedMap(
             new LinkedHashMap<>(16, 0.75f, true) {
@@ -88,7 +104,8 @@ public class TeamEventFeed {
     this.resets =
         Counter.builder("agentteams.gateway.stream.resets")
             .description(
-                "Streams resumed from a cursor older than the window, answered with a reset")
+                "Streams resumed from a cursor older than the window whose missed events could not"
+                    + " be read back from the broker, answered with a reset")
             .register(meters);
   }
 
@@ -249,8 +266,10 @@ public class TeamEventFeed {
   /**
    * A team's events for one subscriber, owned by {@code ownerId} and passing {@code filter}: first
    * those it missed (after {@code resume}, or the retained window for a new subscriber), then live
-   * ones. A resume point older than the window yields a {@link StreamItem.Reset} first. A
-   * subscriber that falls {@code subscriber-buffer} events behind is disconnected.
+   * ones. What it missed before the window's start is read back from the broker; only a resume
+   * whose missed events the broker no longer holds (or that would pass the replay's bounds) yields
+   * a {@link StreamItem.Reset} first. A subscriber that falls {@code subscriber-buffer} events
+   * behind is disconnected.
    */
   public Flux<StreamItem> stream(
       String teamId, String ownerId, Optional<EventCursor> resume, Predicate<FeedEvent> filter) {
@@ -270,24 +289,29 @@ public class TeamEventFeed {
                               new SlowSubscriberException(properties.subscriberBuffer()));
                         }
                       });
-          TeamWindow.Snapshot snapshot = window(teamId).snapshot();
-          boolean reset = resume.isPresent() && !snapshot.covers(resume.get());
-          if (reset) {
-            resets.increment();
-          }
-          EventCursor from = resume.filter(r -> !reset).orElse(null);
-          Flux<FeedEvent> missed =
-              Flux.fromIterable(snapshot.events())
-                  .filter(e -> from == null || from.precedes(e.topic(), e.offset()));
-          Flux<FeedEvent> after =
-              buffer.asFlux().filter(e -> snapshot.cursor().precedes(e.topic(), e.offset()));
-          Flux<StreamItem> events =
-              Flux.concat(missed, after)
-                  .filter(e -> e.ownerId().equals(ownerId) && filter.test(e))
-                  .map(StreamItem.Event::new);
-          Flux<StreamItem> head =
-              reset ? Flux.just(new StreamItem.Reset(snapshot.cursor())) : Flux.empty();
-          return Flux.concat(head, events)
+          TeamWindow.Snapshot taken = window(teamId).snapshot();
+          // A replica that has only just started may not read the topics yet: a resume waits (a
+          // while) until it does, rather than getting a reset for want of a window.
+          Mono<TeamWindow.Snapshot> vouching =
+              resume.isEmpty() || vouches(taken)
+                  ? Mono.just(taken)
+                  : Mono.fromSupplier(() -> window(teamId).snapshot())
+                      .filter(TeamEventFeed::vouches)
+                      .repeatWhenEmpty(again -> again.delayElements(Duration.ofMillis(50)))
+                      .timeout(
+                          properties.replayTimeout(),
+                          Mono.fromSupplier(() -> window(teamId).snapshot()));
+          return vouching
+              .flatMapMany(
+                  snapshot ->
+                      (resume.isEmpty() || snapshot.covers(resume.get())
+                              ? Mono.just(Optional.<List<FeedEvent>>of(List.of()))
+                              : Mono.fromCallable(
+                                      () -> beforeWindow(teamId, resume.get(), snapshot))
+                                  .subscribeOn(Schedulers.boundedElastic()))
+                          .flatMapMany(
+                              replayed ->
+                                  events(snapshot, resume, replayed, buffer, ownerId, filter)))
               .doOnSubscribe(s -> subscribers.incrementAndGet())
               .doFinally(
                   signal -> {
@@ -295,6 +319,134 @@ public class TeamEventFeed {
                     liveSubscription.dispose();
                   });
         });
+  }
+
+  /** Whether the snapshot is of a window that vouches for what it holds (its topics are read). */
+  private static boolean vouches(TeamWindow.Snapshot snapshot) {
+    for (long after : snapshot.completeAfter()) {
+      if (after == Long.MAX_VALUE) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * One subscriber's stream: a reset when what it missed could not be had, what it missed (read
+   * back, then from the window), then live events past the window.
+   */
+  private Flux<StreamItem> events(
+      TeamWindow.Snapshot snapshot,
+      Optional<EventCursor> resume,
+      Optional<List<FeedEvent>> replayed,
+      Sinks.Many<FeedEvent> buffer,
+      String ownerId,
+      Predicate<FeedEvent> filter) {
+    boolean reset = replayed.isEmpty();
+    if (reset) {
+      resets.increment();
+    }
+    EventCursor from = resume.filter(r -> !reset).orElse(null);
+    List<FeedEvent> older = replayed.orElse(List.of());
+    Set<String> replayedIds = new HashSet<>();
+    older.forEach(e -> replayedIds.add(e.eventId()));
+    Flux<FeedEvent> missed =
+        Flux.concat(
+            Flux.fromIterable(older),
+            Flux.fromIterable(snapshot.events())
+                .filter(
+                    e ->
+                        (from == null || from.precedes(e.topic(), e.offset()))
+                            && !replayedIds.contains(e.eventId())));
+    Flux<FeedEvent> after =
+        buffer.asFlux().filter(e -> snapshot.cursor().precedes(e.topic(), e.offset()));
+    Flux<StreamItem> events =
+        Flux.concat(missed, after)
+            .filter(e -> e.ownerId().equals(ownerId) && filter.test(e))
+            .map(StreamItem.Event::new);
+    Flux<StreamItem> head =
+        reset ? Flux.just(new StreamItem.Reset(snapshot.cursor())) : Flux.empty();
+    return Flux.concat(head, events);
+  }
+
+  /**
+   * The team's events after {@code resume} and before the window's start, read back from the broker
+   * in time order (each topic's in offset order), each with the cursor just after it; empty when
+   * they cannot all be had.
+   */
+  private Optional<List<FeedEvent>> beforeWindow(
+      String teamId, EventCursor resume, TeamWindow.Snapshot snapshot) {
+    List<EventReplay.Range> ranges = new ArrayList<>();
+    for (int topic = 0; topic < Topics.EVENT_TOPICS.size(); topic++) {
+      long completeAfter = snapshot.completeAfter()[topic];
+      TopicPartition partition = partitionOf(teamId, topic);
+      if (completeAfter == Long.MAX_VALUE || partition == null) {
+        return Optional.empty();
+      }
+      if (resume.offset(topic) < completeAfter) {
+        ranges.add(
+            new EventReplay.Range(topic, partition, resume.offset(topic) + 1, completeAfter));
+      }
+    }
+    return replay
+        .missed(teamId, ranges)
+        .map(TeamEventFeed::inTimeOrder)
+        .map(records -> feedEvents(teamId, resume, records));
+  }
+
+  /** Merges the topics' records by timestamp, keeping each topic's in offset order. */
+  private static List<EventReplay.Missed> inTimeOrder(List<EventReplay.Missed> records) {
+    Map<Integer, ArrayDeque<EventReplay.Missed>> byTopic = new TreeMap<>();
+    records.stream()
+        .sorted(
+            Comparator.comparingInt(EventReplay.Missed::topic)
+                .thenComparingLong(EventReplay.Missed::offset))
+        .forEach(r -> byTopic.computeIfAbsent(r.topic(), t -> new ArrayDeque<>()).add(r));
+    List<EventReplay.Missed> merged = new ArrayList<>(records.size());
+    while (true) {
+      ArrayDeque<EventReplay.Missed> next = null;
+      for (ArrayDeque<EventReplay.Missed> queue : byTopic.values()) {
+        if (!queue.isEmpty()
+            && (next == null || queue.peekFirst().timestamp() < next.peekFirst().timestamp())) {
+          next = queue;
+        }
+      }
+      if (next == null) {
+        return merged;
+      }
+      merged.add(next.removeFirst());
+    }
+  }
+
+  private List<FeedEvent> feedEvents(
+      String teamId, EventCursor resume, List<EventReplay.Missed> records) {
+    List<FeedEvent> events = new ArrayList<>(records.size());
+    Set<String> seen = new HashSet<>();
+    EventCursor cursor = resume;
+    for (EventReplay.Missed record : records) {
+      cursor = cursor.after(record.topic(), record.offset());
+      EventEnvelope envelope;
+      try {
+        envelope = codec.read(record.json());
+      } catch (MalformedEventException e) {
+        continue;
+      }
+      if (!envelope.teamId().equals(teamId) || !seen.add(envelope.eventId().toString())) {
+        continue;
+      }
+      events.add(
+          new FeedEvent(
+              envelope.eventId().toString(),
+              envelope.teamId(),
+              envelope.ownerId(),
+              record.topic(),
+              record.offset(),
+              envelope.type(),
+              record.json(),
+              EventAudience.of(envelope.data()),
+              cursor));
+    }
+    return events;
   }
 
   /**

@@ -2,6 +2,7 @@ package io.agentteams.gateway.bench;
 
 import io.agentteams.contracts.EventPayload;
 import io.agentteams.contracts.Topics;
+import io.agentteams.gateway.stream.EventReplay;
 import io.agentteams.gateway.stream.StreamProperties;
 import io.agentteams.gateway.stream.TeamEventFeed;
 import io.agentteams.platform.event.EventCodec;
@@ -51,7 +52,10 @@ public final class WindowMemoryBenchmark {
             1024,
             Duration.ofSeconds(15),
             DataSize.ofMegabytes(1),
-            DataSize.ofMegabytes(128));
+            DataSize.ofMegabytes(128),
+            DataSize.ofMegabytes(16),
+            Duration.ofSeconds(10),
+            4);
     String filler = "z".repeat(EVENT_KB * 1024);
 
     // The floor: the bound's worth of the same JSON, as plain strings.
@@ -71,7 +75,8 @@ public final class WindowMemoryBenchmark {
 
     before = heapAfterGc();
     TeamEventFeed feed =
-        new TeamEventFeed(codec, defaults, EventTracing.NONE, new SimpleMeterRegistry());
+        new TeamEventFeed(
+            codec, defaults, EventTracing.NONE, EventReplay.NONE, new SimpleMeterRegistry());
     for (String topic : Topics.EVENT_TOPICS) {
       for (int p = 0; p < 12; p++) {
         feed.assigned(new TopicPartition(topic, p), 0, 12);

@@ -10,9 +10,13 @@ import io.agentteams.platform.tracing.EventTracing;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,6 +36,10 @@ class TeamEventFeedTest {
   private final String team = UUID.randomUUID().toString();
   private TeamEventFeed feed;
   private long offset;
+  // What the broker holds of the team-events topic (by offset), and how the feed asks for it.
+  private final Map<Long, String> broker = new ConcurrentHashMap<>();
+  private final List<EventReplay.Range> asked = new CopyOnWriteArrayList<>();
+  private EventReplay replay = EventReplay.NONE;
 
   private void start(int window, int buffer) {
     start(window, 100, buffer, DataSize.ofMegabytes(1), DataSize.ofMegabytes(64));
@@ -43,8 +51,17 @@ class TeamEventFeedTest {
         new TeamEventFeed(
             codec,
             new StreamProperties(
-                window, teams, buffer, Duration.ofSeconds(15), bytesPerTeam, bytesTotal),
+                window,
+                teams,
+                buffer,
+                Duration.ofSeconds(15),
+                bytesPerTeam,
+                bytesTotal,
+                DataSize.ofMegabytes(16),
+                Duration.ofSeconds(10),
+                4),
             EventTracing.NONE,
+            replay,
             new SimpleMeterRegistry());
     for (String topic : Topics.EVENT_TOPICS) {
       for (int p = 0; p < 4; p++) {
@@ -64,6 +81,7 @@ class TeamEventFeedTest {
 
   private EventEnvelope publish(String teamId, String owner, String text) {
     EventEnvelope envelope = codec.envelope(new Note(text), teamId, owner, 1, null);
+    broker.put(offset, codec.write(envelope));
     feed.accept(Topics.TEAM_EVENTS, offset++, codec.write(envelope));
     return envelope;
   }
@@ -165,6 +183,56 @@ class TeamEventFeedTest {
         feed.stream(team, "alice", Optional.of(beginning), e -> true).take(6).collectList().block();
     assertThat(items.get(0)).isInstanceOf(TeamEventFeed.StreamItem.Reset.class);
     assertThat(texts(items.subList(1, 6))).containsExactly("e5", "e6", "e7", "e8", "e9");
+  }
+
+  @Test
+  void aCursorOlderThanTheWindowGetsWhatItMissedFromTheBrokerInsteadOfAReset() {
+    replay =
+        (teamId, ranges) -> {
+          asked.addAll(ranges);
+          List<EventReplay.Missed> found = new ArrayList<>();
+          for (EventReplay.Range range : ranges) {
+            for (long at = range.from(); at <= range.to(); at++) {
+              String json = broker.get(at);
+              if (json != null) {
+                found.add(new EventReplay.Missed(range.topic(), at, at, json));
+              }
+            }
+          }
+          return Optional.of(found);
+        };
+    start(5, 50);
+    EventCursor beginning = null;
+    for (int i = 0; i < 10; i++) {
+      publish("alice", "e" + i);
+      if (i == 0) {
+        beginning =
+            ((TeamEventFeed.StreamItem.Event)
+                    feed.stream(team, "alice", Optional.empty(), e -> true).blockFirst())
+                .event()
+                .cursor();
+      }
+    }
+
+    List<TeamEventFeed.StreamItem> items =
+        feed.stream(team, "alice", Optional.of(beginning), e -> true).take(9).collectList().block();
+
+    assertThat(items).allMatch(TeamEventFeed.StreamItem.Event.class::isInstance);
+    assertThat(texts(items)).containsExactly("e1", "e2", "e3", "e4", "e5", "e6", "e7", "e8", "e9");
+    int topic = Topics.EVENT_TOPICS.indexOf(Topics.TEAM_EVENTS);
+    assertThat(asked)
+        .singleElement()
+        .satisfies(
+            range -> {
+              assertThat(range.topic()).isEqualTo(topic);
+              assertThat(range.from()).isEqualTo(1);
+              assertThat(range.to()).isEqualTo(4);
+            });
+    // A cursor of a replayed event resumes after it like any other.
+    EventCursor third = ((TeamEventFeed.StreamItem.Event) items.get(2)).event().cursor();
+    List<TeamEventFeed.StreamItem> rest =
+        feed.stream(team, "alice", Optional.of(third), e -> true).take(6).collectList().block();
+    assertThat(texts(rest)).containsExactly("e4", "e5", "e6", "e7", "e8", "e9");
   }
 
   @Test

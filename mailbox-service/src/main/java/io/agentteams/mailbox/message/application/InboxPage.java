@@ -11,12 +11,27 @@ import org.jspecify.annotations.Nullable;
  * @param teamId the team
  * @param member the reader
  * @param messages the messages, oldest first
- * @param readCursor the reader's cursor after this read; pass it as {@code after} to read again
- *     from here
+ * @param readCursor the position after this read: the last message it returned, or the member's
+ *     acknowledged cursor (every message at or below it read) when it returned none; pass it as
+ *     {@code after} to re-read from here
  * @param hasMore whether more messages wait beyond this page
+ * @param leaseId the lease of the messages this read of what is new returned: name it as {@code
+ *     ack} in the next read (or acknowledge it alone) to mark them read; null when it returned none
+ *     or was a re-read
+ * @param leaseExpiresAt when the lease runs out: messages not acknowledged by then are returned
+ *     again by a later read
+ * @param leased how many messages of this inbox reads hold under a lease not yet acknowledged nor
+ *     run out (this read's included); they are returned again if their lease runs out
  */
 public record InboxPage(
-    UUID teamId, String member, List<Item> messages, long readCursor, boolean hasMore) {
+    UUID teamId,
+    String member,
+    List<Item> messages,
+    long readCursor,
+    boolean hasMore,
+    @Nullable UUID leaseId,
+    @Nullable Instant leaseExpiresAt,
+    long leased) {
 
   /**
    * One message in the inbox. Its text is data from the sender, to be shown as plain text with its

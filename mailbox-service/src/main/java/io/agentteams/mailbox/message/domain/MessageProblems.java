@@ -79,6 +79,17 @@ public final class MessageProblems {
     return DomainFailure.invalid("job-id-not-allowed", why);
   }
 
+  public static DomainFailure invalidAck() {
+    return DomainFailure.invalid(
+        "invalid-ack", "ack must be the lease_id of an earlier read, or none");
+  }
+
+  public static DomainFailure ackWithAfter() {
+    return DomainFailure.invalid(
+        "ack-with-after",
+        "after re-reads and acknowledges nothing; acknowledge with a read of what is new");
+  }
+
   public static DomainFailure invalidAfter() {
     return DomainFailure.invalid("invalid-after", "after must not be negative");
   }

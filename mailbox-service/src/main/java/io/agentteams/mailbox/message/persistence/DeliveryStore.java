@@ -4,9 +4,11 @@ import io.agentteams.mailbox.message.domain.Message;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 import reactor.core.publisher.Flux;
@@ -80,20 +82,61 @@ public class DeliveryStore {
           LIMIT :limit
           """;
 
-  private static final String MARK_READ =
+  // What a read of what is new may lease: delivered copies past the acknowledged prefix that no
+  // read holds (never leased, or their lease ran out unacknowledged). The walk starts at the
+  // cursor, so it costs the copies leased and not yet acknowledged, not the inbox.
+  private static final String LEASABLE =
+      "SELECT d.seq AS inbox_seq, d.delivered_at, d.lease_id AS earlier_lease, "
+          + MessageRows.COLUMNS
+          + """
+           FROM delivery d JOIN message m ON m.id = d.message_id
+          WHERE d.team_id = :team AND d.recipient = :member AND d.seq > :after
+            AND d.status = 'delivered' AND (d.lease_id IS NULL OR d.leased_until <= :now)
+          ORDER BY d.seq
+          LIMIT :limit
+          """;
+
+  private static final String LEASE =
       """
-      UPDATE delivery SET status = 'read', read_at = clock_timestamp()
-      WHERE team_id = :team AND recipient = :member AND seq > :after AND seq <= :upTo
-        AND status = 'delivered'
+      UPDATE delivery SET lease_id = :lease, leased_until = :until
+      WHERE team_id = :team AND recipient = :member
+        AND seq = ANY(CAST(:seqs AS bigint[])) AND status = 'delivered'
+      """;
+
+  // Marks the copies of one lease read (whether or not it ran out, as long as no later read took
+  // them over), or with :lease null those of every lease of the member.
+  private static final String ACKNOWLEDGE =
+      """
+      UPDATE delivery SET status = 'read', read_at = clock_timestamp(), lease_id = NULL,
+                          leased_until = NULL
+      WHERE team_id = :team AND recipient = :member AND seq > :after AND status = 'delivered'
+        AND lease_id IS NOT NULL AND (:everyLease OR lease_id = :lease)
       RETURNING message_id, seq
       """;
 
+  // The acknowledged prefix: up to the first copy after the cursor not read yet (a queued, leased
+  // or unread one), or to the last copy when every one is read.
   private static final String ADVANCE_CURSOR =
       """
-      UPDATE read_cursor SET read_seq = greatest(read_seq, :upTo), updated_at = clock_timestamp()
+      UPDATE read_cursor c SET read_seq = greatest(c.read_seq, coalesce(
+          (SELECT min(d.seq) - 1 FROM delivery d
+            WHERE d.team_id = c.team_id AND d.recipient = c.member AND d.seq > c.read_seq
+              AND d.status <> 'read'),
+          (SELECT max(d.seq) FROM delivery d
+            WHERE d.team_id = c.team_id AND d.recipient = c.member AND d.seq > c.read_seq),
+          c.read_seq)), updated_at = clock_timestamp()
       WHERE team_id = :team AND member = :member
       RETURNING read_seq
       """;
+
+  private static final String LEASED =
+      """
+      SELECT count(*) AS leased FROM delivery
+      WHERE team_id = :team AND recipient = :member AND seq > :after AND status = 'delivered'
+        AND lease_id IS NOT NULL AND leased_until > :now
+      """;
+
+  private static final UUID NO_LEASE = new UUID(0, 0);
 
   private final DatabaseClient db;
 
@@ -179,32 +222,86 @@ public class DeliveryStore {
   }
 
   /**
-   * Marks delivered copies after {@code after} and up to {@code upTo} read; returns those read now,
-   * oldest first. Every delivered copy at or below the member's cursor was marked read when the
-   * cursor passed it, so a caller passing the cursor as {@code after} misses none, and the update
-   * starts at the cursor instead of the inbox's first copy.
+   * Delivered copies after {@code after} that no read holds (never leased, or their lease ran out
+   * before {@code now}), oldest first.
    */
-  public Mono<List<ReadCopy>> markRead(UUID teamId, String member, long after, long upTo) {
-    return db.sql(MARK_READ)
+  public Flux<Leasable> leasable(UUID teamId, String member, long after, Instant now, int limit) {
+    return db.sql(LEASABLE)
         .bind("team", teamId)
         .bind("member", member)
         .bind("after", after)
-        .bind("upTo", upTo)
+        .bind("now", now.atOffset(ZoneOffset.UTC))
+        .bind("limit", limit)
+        .map(
+            row ->
+                new Leasable(
+                    new InboxEntry(
+                        row.get("inbox_seq", Long.class),
+                        row.get("delivered_at", OffsetDateTime.class).toInstant(),
+                        MessageRows.recorded(row)),
+                    row.get("earlier_lease", UUID.class) != null))
+        .all();
+  }
+
+  /** Leases these copies (inbox sequences) to one read until {@code until}. */
+  public Mono<Long> lease(
+      UUID teamId, String member, List<Long> sequences, UUID lease, Instant until) {
+    return db.sql(LEASE)
+        .bind("team", teamId)
+        .bind("member", member)
+        .bind("seqs", sequences.toArray(Long[]::new))
+        .bind("lease", lease)
+        .bind("until", until.atOffset(ZoneOffset.UTC))
+        .fetch()
+        .rowsUpdated();
+  }
+
+  /**
+   * Marks read the copies after {@code after} that one lease holds, or with a null lease those of
+   * every lease of the member; returns them, oldest first. Every copy at or below the member's
+   * cursor is read already, so a caller passing the cursor as {@code after} misses none.
+   */
+  public Mono<List<ReadCopy>> acknowledge(
+      UUID teamId, String member, long after, @Nullable UUID lease) {
+    return db.sql(ACKNOWLEDGE)
+        .bind("team", teamId)
+        .bind("member", member)
+        .bind("after", after)
+        .bind("everyLease", lease == null)
+        .bind("lease", lease == null ? NO_LEASE : lease)
         .map(row -> new ReadCopy(row.get("message_id", UUID.class), row.get("seq", Long.class)))
         .all()
         .sort(Comparator.comparingLong(ReadCopy::sequence))
         .collectList();
   }
 
-  /** Moves the cursor forward (never back); returns its position. */
-  public Mono<Long> advanceCursor(UUID teamId, String member, long upTo) {
+  /** Moves the cursor over the copies read since (never back); returns its position. */
+  public Mono<Long> advanceCursor(UUID teamId, String member) {
     return db.sql(ADVANCE_CURSOR)
         .bind("team", teamId)
         .bind("member", member)
-        .bind("upTo", upTo)
         .map(row -> row.get("read_seq", Long.class))
         .one();
   }
+
+  /** How many copies after {@code after} reads hold under a lease still running at {@code now}. */
+  public Mono<Long> leased(UUID teamId, String member, long after, Instant now) {
+    return db.sql(LEASED)
+        .bind("team", teamId)
+        .bind("member", member)
+        .bind("after", after)
+        .bind("now", now.atOffset(ZoneOffset.UTC))
+        .map(row -> row.get("leased", Long.class))
+        .one();
+  }
+
+  /**
+   * A copy a read may lease.
+   *
+   * @param entry the copy
+   * @param leasedBefore whether an earlier read leased it and never acknowledged it
+   */
+  public record Leasable(InboxEntry entry, boolean leasedBefore) {}
 
   /**
    * A copy just moved into an inbox.

@@ -7,13 +7,16 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
 
 /**
- * {@code GET /api/v1/teams/{teamId}/inbox}: a member reads what is new since its last read, or
- * re-reads from {@code after} (an inbox sequence it was given).
+ * {@code GET /api/v1/teams/{teamId}/inbox}: a member reads what is new (leasing it, and
+ * acknowledging its previous read with {@code ack}), or re-reads from {@code after} (an inbox
+ * sequence it was given); {@code POST .../inbox/ack} acknowledges a read without reading more.
  */
 @RestController
 public class InboxController {
@@ -29,7 +32,21 @@ public class InboxController {
       Caller.Member member,
       @PathVariable UUID teamId,
       @RequestParam(required = false) @Nullable Long after,
+      @RequestParam(required = false) @Nullable String ack,
       @RequestParam(required = false) @Nullable Integer limit) {
-    return inbox.read(member, teamId, after, limit);
+    return inbox.read(member, teamId, after, ack, limit);
   }
+
+  @PostMapping("/api/v1/teams/{teamId}/inbox/ack")
+  public Mono<InboxReading.Acknowledged> acknowledge(
+      Caller.Member member, @PathVariable UUID teamId, @RequestBody AckRequest request) {
+    return inbox.acknowledge(member, teamId, request.leaseId());
+  }
+
+  /**
+   * The body of an acknowledgement.
+   *
+   * @param leaseId the {@code lease_id} of the read to acknowledge
+   */
+  public record AckRequest(@Nullable String leaseId) {}
 }
