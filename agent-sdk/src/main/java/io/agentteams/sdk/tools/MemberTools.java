@@ -131,7 +131,10 @@ public final class MemberTools {
     return mailbox.inbox(teamId, after, limit);
   }
 
-  /** {@code list_tasks}: the board, optionally filtered by status (comma-separated) or owner. */
+  /**
+   * {@code list_tasks}: the whole board, every page of it, optionally filtered by status
+   * (comma-separated) or owner.
+   */
   public List<Task> listTasks(@Nullable String status, @Nullable String owner) {
     return board.list(teamId, status, owner);
   }
