@@ -44,6 +44,11 @@ import org.springframework.validation.annotation.Validated;
  * @param listMaxBytes the most UTF-8 JSON bytes one page of a listing holds (whole tasks: a page
  *     ends early rather than exceed it, and holds at least one task); the default keeps a page
  *     within the 256 KB a reactive HTTP client buffers by default (the gateway's MCP adapter too)
+ * @param tombstoneRetention how long a deleted task's tombstone is kept before it is purged: longer
+ *     than the task events topic keeps the events that name the task (7 days, plus a segment's 7
+ *     days before the broker deletes it), so whoever reads such an event can still read the task
+ * @param tombstonePurgeInterval how often each replica purges expired tombstones
+ * @param tombstonePurgeBatch tombstones purged in one statement at most
  */
 @Validated
 @ConfigurationProperties("agentteams.taskboard")
@@ -73,7 +78,10 @@ public record TaskBoardProperties(
     @DefaultValue("512") int writeScopeMaxBytes,
     @DefaultValue("100") int listPageSize,
     @DefaultValue("500") int listMaxPageSize,
-    @DefaultValue("256KB") DataSize listMaxBytes) {
+    @DefaultValue("256KB") DataSize listMaxBytes,
+    @DefaultValue("30d") Duration tombstoneRetention,
+    @DefaultValue("1h") Duration tombstonePurgeInterval,
+    @DefaultValue("1000") int tombstonePurgeBatch) {
 
   public TaskBoardProperties {
     if (claimTimeout.compareTo(minClaimTimeout) < 0
@@ -92,6 +100,17 @@ public record TaskBoardProperties(
     if (planMaxTasks < 1 || planMaxTasks > maxTasksPerTeam) {
       throw new IllegalArgumentException(
           "agentteams.taskboard.plan-max-tasks must be 1..max-tasks-per-team");
+    }
+    if (tombstoneRetention.compareTo(Duration.ofDays(15)) < 0) {
+      throw new IllegalArgumentException(
+          "agentteams.taskboard.tombstone-retention must be at least 15d: longer than the task"
+              + " events naming a task can still be delivered");
+    }
+    if (tombstonePurgeInterval.isNegative()
+        || tombstonePurgeInterval.isZero()
+        || tombstonePurgeBatch < 1) {
+      throw new IllegalArgumentException(
+          "agentteams.taskboard.tombstone-purge-interval and tombstone-purge-batch must be positive");
     }
     if (listPageSize < 1 || listMaxPageSize < listPageSize) {
       throw new IllegalArgumentException(

@@ -307,6 +307,26 @@ public class TaskStore {
     return spec.map(TaskRows::read).all();
   }
 
+  /**
+   * Deletes at most {@code batch} tombstones of tasks deleted before {@code before}, of any team;
+   * rows another replica is purging are skipped. The boards' id counters are untouched, so a purged
+   * task's id is never given out again.
+   *
+   * @return how many were purged
+   */
+  public Mono<Long> purgeTombstones(Instant before, int batch) {
+    return db.sql(
+            """
+            DELETE FROM task WHERE (team_id, id) IN (
+              SELECT team_id, id FROM task WHERE deleted_at < :before
+              ORDER BY deleted_at LIMIT :batch FOR UPDATE SKIP LOCKED)
+            """)
+        .bind("before", before)
+        .bind("batch", batch)
+        .fetch()
+        .rowsUpdated();
+  }
+
   /** Write scopes of the team's active tasks other than {@code except}, for overlap warnings. */
   public Mono<Map<TaskId, List<WriteScope>>> activeScopes(UUID team, TaskId except) {
     return db.sql(
