@@ -44,8 +44,12 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <pre>./mvnw -B -Dbench=capacity -pl devstack -am verify</pre>
  *
- * <p>Per step it prints the operations per second, their p50 and p99, the processors' use, the
- * memory of the stack's JVM and its Postgres, and finally the last step that held.
+ * <p>Per step it prints the operations per second, their p50 and p99, how long a request took until
+ * its worker's completion was accepted, the processors' use, the memory of the stack's JVM and its
+ * Postgres, and finally the last step that held. Beside them, two floors measured during the same
+ * step on the same machine: the gateway's HTTP round trip without work (an unauthenticated call,
+ * refused at once) and a durable single-row commit on the stack's Postgres. An operation is a few
+ * of the first plus one or two of the second, so when the floors move the capacity moves with them.
  */
 public final class CapacityBenchmark {
 
@@ -68,6 +72,11 @@ public final class CapacityBenchmark {
   private final Map<String, Recorder> latencies = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> errors = new ConcurrentHashMap<>();
   private final AtomicLong streamEvents = new AtomicLong();
+  private final Map<String, Long> requestedAt = new ConcurrentHashMap<>();
+  private final Map<String, Long> completedAt = new ConcurrentHashMap<>();
+  private final Recorder requestDone = new Recorder(TimeUnit.SECONDS.toNanos(60), 3);
+  private final Recorder httpFloor = new Recorder(TimeUnit.SECONDS.toNanos(60), 3);
+  private final Recorder commitFloor = new Recorder(TimeUnit.SECONDS.toNanos(60), 3);
   private final List<Disposable> streams = new ArrayList<>();
   private final List<Team> teams = new ArrayList<>();
   private String owner;
@@ -116,21 +125,28 @@ public final class CapacityBenchmark {
         Runtime.getRuntime().availableProcessors(), RATES, STEP.toSeconds(), WARM_UP.toSeconds());
     System.out.println(
         "| teams | streams | ops/s offered | messages/s | claims/s | state edits/s | requests/s"
-            + " | p50 | p99 (worst operation) | errors | processors busy | stack JVM RSS"
+            + " | p50 | p99 (worst operation) | errors | request → completed p99"
+            + " | floor: HTTP p99 | floor: commit p99 | processors busy | stack JVM RSS"
             + " | Postgres RSS | held |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    Floors floors = new Floors();
     Integer lastHeld = null;
     for (int target : STEPS) {
       while (teams.size() < target) {
         teams.add(newTeam(teams.size()));
       }
       List<java.util.concurrent.ScheduledFuture<?>> load = startLoad();
+      load.addAll(floors.start());
       pause(WARM_UP);
       latencies.values().forEach(Recorder::reset);
       errors.values().forEach(e -> e.set(0));
+      List.of(requestDone, httpFloor, commitFloor).forEach(Recorder::reset);
       CpuUsage cpu = CpuUsage.start();
       pause(STEP);
       double busy = cpu.busySinceStart();
+      double done = requestDone.getIntervalHistogram().getValueAtPercentile(99) / 1e6;
+      double http99 = httpFloor.getIntervalHistogram().getValueAtPercentile(99) / 1e6;
+      double commit99 = commitFloor.getIntervalHistogram().getValueAtPercentile(99) / 1e6;
       Map<String, org.HdrHistogram.Histogram> step = new LinkedHashMap<>();
       latencies.forEach((op, recorder) -> step.put(op, recorder.getIntervalHistogram()));
       load.forEach(future -> future.cancel(false));
@@ -151,7 +167,8 @@ public final class CapacityBenchmark {
       boolean held = worstP99 <= TARGET_P99_MILLIS && failed <= all.getTotalCount() / 100;
       System.out.printf(
           Locale.ROOT,
-          "| %d | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f ms | %.1f ms (%s) | %d | %.0f %% | %s | %s | %s |%n",
+          "| %d | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f ms | %.1f ms (%s) | %d | %.1f ms"
+              + " | %.1f ms | %.1f ms | %.0f %% | %s | %s | %s |%n",
           teams.size(),
           streams.size(),
           teams.size() * RATES.values().stream().mapToDouble(Double::doubleValue).sum(),
@@ -163,6 +180,9 @@ public final class CapacityBenchmark {
           worstP99,
           worstOp,
           failed,
+          done,
+          http99,
+          commit99,
           100 * busy,
           megabytes(Memory.rss(stack.pid())),
           megabytes(Memory.postgresRss(stack.postgresData())),
@@ -172,9 +192,73 @@ public final class CapacityBenchmark {
       }
       lastHeld = teams.size();
     }
+    floors.close();
     System.out.printf(
-        "%nLast step that held (every operation's p99 <= %d ms, errors <= 1 %%): %s%n",
+        "%nLast step that held (every operation's p99 <= %d ms, errors <= 1 %%; a request's"
+            + " completion is shown, not held to it): %s%n",
         TARGET_P99_MILLIS, lastHeld == null ? "none" : lastHeld + " teams");
+  }
+
+  /**
+   * The floors, probed ten times a second each while a step runs: the gateway answering an
+   * unauthenticated call (its HTTP path with no work behind it) and one durable single-row commit
+   * on the stack's Postgres (autocommit, as the services commit).
+   */
+  private final class Floors implements AutoCloseable {
+
+    private final java.sql.Connection database;
+    private final ScheduledExecutorService prober = Executors.newSingleThreadScheduledExecutor();
+
+    Floors() {
+      try {
+        database =
+            java.sql.DriverManager.getConnection(
+                "jdbc:postgresql://127.0.0.1:" + stack.postgresPort() + "/postgres",
+                "postgres",
+                "");
+        try (var statement = database.createStatement()) {
+          statement.execute("CREATE TABLE IF NOT EXISTS capacity_floor (at timestamptz)");
+        }
+      } catch (java.sql.SQLException e) {
+        throw new IllegalStateException("cannot reach the stack's Postgres for the floor", e);
+      }
+    }
+
+    List<java.util.concurrent.ScheduledFuture<?>> start() {
+      List<java.util.concurrent.ScheduledFuture<?>> probes = new ArrayList<>();
+      probes.add(
+          clock.scheduleAtFixedRate(
+              () -> {
+                long start = System.nanoTime();
+                send("GET", "/api/v1/teams", "", null)
+                    .thenAccept(reply -> httpFloor.recordValue(System.nanoTime() - start));
+              },
+              0,
+              100,
+              TimeUnit.MILLISECONDS));
+      probes.add(prober.scheduleAtFixedRate(this::commit, 50, 100, TimeUnit.MILLISECONDS));
+      return probes;
+    }
+
+    private void commit() {
+      long start = System.nanoTime();
+      try (var insert = database.prepareStatement("INSERT INTO capacity_floor VALUES (now())")) {
+        insert.executeUpdate();
+        commitFloor.recordValue(System.nanoTime() - start);
+      } catch (java.sql.SQLException e) {
+        errors.get("message").incrementAndGet();
+      }
+    }
+
+    @Override
+    public void close() {
+      prober.shutdownNow();
+      try {
+        database.close();
+      } catch (java.sql.SQLException ignored) {
+        // The stack stops next.
+      }
+    }
   }
 
   private double rate(org.HdrHistogram.Histogram histogram) {
@@ -285,20 +369,36 @@ public final class CapacityBenchmark {
   }
 
   private void request(Team team) {
+    long scheduled = System.nanoTime();
     timed(
         "request",
         () ->
             send(
-                "POST",
-                "/api/v1/teams/" + team.id() + "/requests",
-                team.owner(),
-                Map.of(
-                    "recipients",
-                    List.of("m1"),
-                    "text",
-                    "check the numbers",
-                    "idempotency_key",
-                    "k-" + System.nanoTime())));
+                    "POST",
+                    "/api/v1/teams/" + team.id() + "/requests",
+                    team.owner(),
+                    Map.of(
+                        "recipients",
+                        List.of("m1"),
+                        "text",
+                        "check the numbers",
+                        "idempotency_key",
+                        "k-" + System.nanoTime()))
+                .thenApply(
+                    reply -> {
+                      if (reply.statusCode() < 300) {
+                        for (JsonNode job : json.readTree(reply.body()).get("jobs")) {
+                          String id = job.get("id").asString();
+                          requestedAt.put(id, scheduled);
+                          // The worker can finish before this answer is read.
+                          Long completed = completedAt.remove(id);
+                          if (completed != null && requestedAt.remove(id) != null) {
+                            requestDone.recordValue(completed - scheduled);
+                          }
+                        }
+                      }
+                      return reply;
+                    }));
   }
 
   private void timed(String op, Supplier<CompletableFuture<Reply>> call) {
@@ -418,7 +518,19 @@ public final class CapacityBenchmark {
                               "POST",
                               "/api/v1/jobs/" + job + "/events",
                               workerToken,
-                              Map.of("type", "completed", "lease_token", lease, "answer", "done")));
+                              Map.of("type", "completed", "lease_token", lease, "answer", "done")))
+                  .thenAccept(
+                      completed -> {
+                        if (completed.statusCode() >= 300) {
+                          return;
+                        }
+                        long now = System.nanoTime();
+                        completedAt.put(job, now);
+                        Long asked = requestedAt.remove(job);
+                        if (asked != null && completedAt.remove(job) != null) {
+                          requestDone.recordValue(now - asked);
+                        }
+                      });
             },
             failure -> {});
   }

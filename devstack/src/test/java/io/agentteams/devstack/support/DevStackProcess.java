@@ -94,6 +94,11 @@ public final class DevStackProcess implements AutoCloseable {
     return "http://127.0.0.1:" + settings.get("agentteams.devstack.port.ui-gateway");
   }
 
+  /** The port of the stack's Postgres. */
+  public int postgresPort() {
+    return Integer.parseInt(settings.get("agentteams.devstack.postgres-port"));
+  }
+
   /** The stack's Postgres data folder. */
   public Path postgresData() {
     return Path.of(settings.get("agentteams.devstack.dir")).resolve("postgres");

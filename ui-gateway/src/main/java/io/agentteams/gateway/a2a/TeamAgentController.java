@@ -641,7 +641,7 @@ public class TeamAgentController {
   private Mono<JsonNode> rest(
       Call call, HttpMethod method, String path, @Nullable Map<String, ?> body) {
     String token =
-        internalTokens.issue(
+        internalTokens.reusable(
             new Caller.Owner(call.caller().ownerId()), identity.internalTokenTtl());
     WebClient.RequestBodySpec request =
         web.method(method)

@@ -116,7 +116,7 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
   private ServerWebExchange authenticated(ServerWebExchange exchange, Caller caller) {
     String publicToken =
         bearer(exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION));
-    String internal = internalTokens.issue(caller, identity.internalTokenTtl());
+    String internal = internalTokens.reusable(caller, identity.internalTokenTtl());
     ServerWebExchange authenticated =
         exchange
             .mutate()

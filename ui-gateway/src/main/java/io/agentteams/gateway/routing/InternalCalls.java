@@ -72,7 +72,8 @@ public class InternalCalls {
     String service = base.getHost() + ":" + base.getPort();
     return request
         .header(
-            "Authorization", "Bearer " + internalTokens.issue(caller, identity.internalTokenTtl()))
+            "Authorization",
+            "Bearer " + internalTokens.reusable(caller, identity.internalTokenTtl()))
         .exchangeToMono(
             response -> {
               if (response.statusCode().is2xxSuccessful()) {

@@ -1,5 +1,7 @@
 package io.agentteams.platform.identity;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
@@ -29,6 +31,14 @@ import org.jspecify.annotations.Nullable;
  * {@code kid}) for each call it makes to a service on a caller's behalf, and every service verifies
  * with the gateway's public keys. A service holds only public keys, so it can verify but never mint
  * a token another service would accept.
+ *
+ * <p>Signing and verifying P-256 signatures is the most expensive step of a call (on a JVM limited
+ * to its first compiler, as the embedded stack runs, most of a read's processor time went to it).
+ * So the gateway reuses a caller's token while it has at least half its life left ({@link
+ * #reusable}), and a service remembers the tokens it verified, by their exact text, until they
+ * expire: a caller's calls within a minute cost one signature and one verification per service.
+ * Both memories are bounded ({@value #REMEMBERED} tokens); a token that expired is never taken from
+ * them.
  */
 public final class CallerTokens {
 
@@ -44,6 +54,9 @@ public final class CallerTokens {
 
   private static final Duration CLOCK_SKEW = Duration.ofSeconds(30);
 
+  /** How many issued and how many verified tokens are remembered (each a few hundred bytes). */
+  static final int REMEMBERED = 10_000;
+
   private final @Nullable ECKey signingKey;
   private final @Nullable ECDSASigner signer;
   private final Map<String, ECDSAVerifier> verifiers;
@@ -51,6 +64,18 @@ public final class CallerTokens {
   private final String issuer;
   private final String audience;
   private final Clock clock;
+  private final Cache<Reuse, Issued> issued = Caffeine.newBuilder().maximumSize(REMEMBERED).build();
+  private final Cache<String, Verified> verified =
+      Caffeine.newBuilder().maximumSize(REMEMBERED).build();
+
+  /** A token asked for again: the same caller and lifetime. */
+  private record Reuse(Caller caller, Duration ttl) {}
+
+  /** A token issued here and when it expires. */
+  private record Issued(String token, Instant expiry) {}
+
+  /** The caller a token was verified to name, and when the token expires. */
+  private record Verified(Caller caller, Instant expiry) {}
 
   private CallerTokens(
       @Nullable ECKey signingKey,
@@ -115,7 +140,23 @@ public final class CallerTokens {
     return signer != null;
   }
 
-  /** A token for the caller that expires after {@code ttl}. */
+  /**
+   * A token for the caller with at least half of {@code ttl} left: the one issued before for the
+   * same caller and lifetime while it has, else a new one.
+   */
+  public String reusable(Caller caller, Duration ttl) {
+    Reuse key = new Reuse(caller, ttl);
+    Instant now = clock.instant();
+    Issued kept = issued.getIfPresent(key);
+    if (kept != null && !kept.expiry().minus(ttl.dividedBy(2)).isBefore(now)) {
+      return kept.token();
+    }
+    String token = issue(caller, ttl);
+    issued.put(key, new Issued(token, now.plus(ttl)));
+    return token;
+  }
+
+  /** A new token for the caller that expires after {@code ttl}. */
   public String issue(Caller caller, Duration ttl) {
     if (signer == null || signingKey == null) {
       throw new IllegalStateException("only the gateway signs internal tokens");
@@ -156,6 +197,14 @@ public final class CallerTokens {
     if (token == null || token.isBlank()) {
       throw CallerClaims.unauthenticated("no token");
     }
+    Verified known = verified.getIfPresent(token);
+    if (known != null) {
+      if (known.expiry().plus(CLOCK_SKEW).isBefore(clock.instant())) {
+        verified.invalidate(token);
+        throw CallerClaims.unauthenticated("expired");
+      }
+      return known.caller();
+    }
     try {
       SignedJWT jwt = SignedJWT.parse(token);
       JWSHeader header = jwt.getHeader();
@@ -180,7 +229,9 @@ public final class CallerTokens {
       if (expiry == null || expiry.toInstant().plus(CLOCK_SKEW).isBefore(clock.instant())) {
         throw CallerClaims.unauthenticated("expired");
       }
-      return CallerClaims.read(claims);
+      Caller caller = CallerClaims.read(claims);
+      verified.put(token, new Verified(caller, expiry.toInstant()));
+      return caller;
     } catch (ParseException | JOSEException | IllegalArgumentException | NullPointerException e) {
       throw CallerClaims.unauthenticated("unreadable token");
     }

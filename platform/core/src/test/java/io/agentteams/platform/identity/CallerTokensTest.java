@@ -11,6 +11,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
 import io.agentteams.platform.problem.ProblemException;
+import io.agentteams.platform.test.TestClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -164,6 +165,49 @@ class CallerTokensTest {
         .hasMessageContaining("no key");
     assertThatThrownBy(() -> TokenKeys.edge(TokenKeys.generateInternalSigning(), "edge"))
         .isInstanceOf(TokenKeys.InvalidKeysException.class);
+  }
+
+  @Test
+  void theGatewayReusesACallersTokenWhileHalfItsLifeIsLeft() {
+    TestClock now = new TestClock();
+    CallerTokens signing = CallerTokens.signing(signingKeys, "gateway", "internal", now);
+    Caller alice = new Caller.Owner("alice");
+    String first = signing.reusable(alice, Duration.ofMinutes(2));
+
+    assertThat(signing.reusable(alice, Duration.ofMinutes(2))).isEqualTo(first);
+    assertThat(signing.reusable(new Caller.Owner("bob"), Duration.ofMinutes(2)))
+        .isNotEqualTo(first);
+    assertThat(signing.reusable(alice, Duration.ofMinutes(4))).isNotEqualTo(first);
+    now.advance(Duration.ofSeconds(59));
+    assertThat(signing.reusable(alice, Duration.ofMinutes(2))).isEqualTo(first);
+    now.advance(Duration.ofSeconds(2));
+    assertThat(signing.reusable(alice, Duration.ofMinutes(2))).isNotEqualTo(first);
+  }
+
+  @Test
+  void aRememberedTokenIsRefusedOnceItExpiresAndAnAlteredOneIsVerifiedAgain() {
+    TestClock now = new TestClock();
+    CallerTokens signing = CallerTokens.signing(signingKeys, "gateway", "internal", now);
+    CallerTokens verifying =
+        CallerTokens.verifying(
+            TokenKeys.internalVerification(TokenKeys.publicSet(signingKeys), SETTING),
+            "gateway",
+            "internal",
+            now);
+    String token = signing.issue(new Caller.Owner("alice"), Duration.ofMinutes(2));
+    assertThat(verifying.verify(token)).isEqualTo(new Caller.Owner("alice"));
+    assertThat(verifying.verify(token)).isEqualTo(new Caller.Owner("alice"));
+
+    // Another signature on the same claims is not the remembered token: it is checked, and fails.
+    String[] parts = token.split("\\.");
+    String forged = parts[0] + "." + parts[1] + "." + new StringBuilder(parts[2]).reverse();
+    assertThatThrownBy(() -> verifying.verify(forged)).isInstanceOf(ProblemException.class);
+
+    now.advance(Duration.ofMinutes(2).plusSeconds(31));
+    assertThatThrownBy(() -> verifying.verify(token))
+        .isInstanceOfSatisfying(
+            ProblemException.class,
+            p -> assertThat(p.kind()).isEqualTo(ProblemException.Kind.UNAUTHENTICATED));
   }
 
   private void assertRefused(String token) {

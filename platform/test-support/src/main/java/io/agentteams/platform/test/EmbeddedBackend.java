@@ -7,6 +7,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.Optional;
 import java.util.UUID;
@@ -21,6 +24,12 @@ final class EmbeddedBackend implements Backend {
 
   private static final String OWNER_FILE = "owner.pid";
 
+  /**
+   * A run folder without its owner file is another JVM's that is still writing it, unless it is
+   * older than this (test JVMs of several modules start side by side under {@code mvn -T}).
+   */
+  private static final Duration SETTING_UP = Duration.ofMinutes(2);
+
   private final Path runDir;
   private final LocalKafka kafka;
   private final LocalPostgres postgres;
@@ -31,7 +40,11 @@ final class EmbeddedBackend implements Backend {
     runDir = testRoot.resolve(UUID.randomUUID().toString());
     try {
       Files.createDirectories(runDir);
-      Files.writeString(runDir.resolve(OWNER_FILE), Long.toString(ProcessHandle.current().pid()));
+      // Written aside and moved into place, so another JVM reaping orphans never reads it half
+      // written (an empty pid would read as an owner that is gone).
+      Path pending = runDir.resolve(OWNER_FILE + ".pending");
+      Files.writeString(pending, Long.toString(ProcessHandle.current().pid()));
+      Files.move(pending, runDir.resolve(OWNER_FILE), StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -82,7 +95,8 @@ final class EmbeddedBackend implements Backend {
     try {
       Path owner = run.resolve(OWNER_FILE);
       if (!Files.exists(owner)) {
-        return true;
+        Instant made = Files.getLastModifiedTime(run).toInstant();
+        return made.plus(SETTING_UP).isBefore(Instant.now());
       }
       long pid = Long.parseLong(Files.readString(owner, StandardCharsets.US_ASCII).trim());
       Optional<ProcessHandle> handle = ProcessHandle.of(pid);
