@@ -29,6 +29,6 @@ import org.springframework.context.annotation.Import;
       "agentteams.scheduler.admission.metrics-interval=500ms",
       "agentteams.outbox.poll-interval=200ms"
     })
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "PT30S")
 @Import(TestClock.Config.class)
 public @interface SchedulerServiceTest {}

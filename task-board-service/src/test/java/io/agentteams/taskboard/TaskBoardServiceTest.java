@@ -20,5 +20,5 @@ import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTest
     classes = {TaskBoardApplication.class, TestClock.Config.class, BoardFixture.class},
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = "spring.config.name=" + TaskBoardApplication.CONFIG_NAME)
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "PT30S")
 public @interface TaskBoardServiceTest {}

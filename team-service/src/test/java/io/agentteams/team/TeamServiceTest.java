@@ -34,6 +34,6 @@ import org.springframework.context.annotation.Import;
       "agentteams.team.provisioning.max-retry-backoff=300ms",
       "agentteams.team.provisioning.max-attempts=3"
     })
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "PT30S")
 @Import(TestRuntimeConfiguration.class)
 public @interface TeamServiceTest {}

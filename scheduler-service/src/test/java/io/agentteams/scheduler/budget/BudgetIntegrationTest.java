@@ -48,7 +48,7 @@ import org.springframework.context.annotation.Import;
       "agentteams.scheduler.admission.poll-interval=500ms",
       "agentteams.outbox.poll-interval=200ms"
     })
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "PT30S")
 @Import(TestClock.Config.class)
 class BudgetIntegrationTest extends SchedulerIntegrationTest {
 

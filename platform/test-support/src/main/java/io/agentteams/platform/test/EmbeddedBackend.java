@@ -106,13 +106,26 @@ final class EmbeddedBackend implements Backend {
     }
   }
 
+  /**
+   * Reaps an orphaned run folder once. JVMs starting side by side find the same orphans: stopping
+   * its postmaster is guarded by the folder's lock (and checks the process is a postmaster of that
+   * very path, so it comes first), then each JVM takes the folder by renaming it — only one rename
+   * succeeds — and deletes only what it took.
+   */
   private static void reap(Path run) {
     try {
       LocalPostgres.stopOrphanedPostmaster(run.resolve("pg"));
     } catch (IOException | RuntimeException e) {
-      // The folder is removed anyway; a postmaster that refused to stop has nothing left to serve.
+      // Another JVM reaps it, or a postmaster that refused to stop has nothing left to serve.
     }
-    deleteTree(run);
+    Path taken =
+        run.resolveSibling(run.getFileName() + ".reaped-by-" + ProcessHandle.current().pid());
+    try {
+      Files.move(run, taken, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException anotherJvmTookIt) {
+      return;
+    }
+    deleteTree(taken);
   }
 
   private static void deleteTree(Path root) {
