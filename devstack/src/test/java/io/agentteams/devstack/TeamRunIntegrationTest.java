@@ -80,6 +80,25 @@ class TeamRunIntegrationTest {
       I can adjust it if needed.
       """;
 
+  /** Twelve independent tasks, for the chain's request limit. */
+  private static final String MANY = many();
+
+  private static String many() {
+    StringBuilder plan = new StringBuilder("[");
+    List<String> members = List.of("alpha", "beta", "gamma");
+    for (int i = 1; i <= 12; i++) {
+      plan.append(i == 1 ? "" : ",")
+          .append("{\"id\": \"m")
+          .append(i)
+          .append("\", \"assignee\": \"")
+          .append(members.get(i % 3))
+          .append("\", \"instruction\": \"Part ")
+          .append(i)
+          .append("\"}");
+    }
+    return plan.append("]").toString();
+  }
+
   private static Api api;
   private static String ownerToken;
   private static AgentTeamsClient owner;
@@ -179,6 +198,7 @@ class TeamRunIntegrationTest {
     }
     JsonNode export = export(done);
     assertOneJobPerTask(export);
+    assertTheBoardFollowedTheRun(done);
     // Each task's input carried its dependencies' results.
     JsonNode t6 = jobOf(export, "t6");
     assertThat(t6.get("input").asString())
@@ -231,12 +251,33 @@ class TeamRunIntegrationTest {
     JsonNode waiting = awaitState(held, "awaiting_approval");
     assertThat(tasks(waiting)).hasSize(6);
     assertThat(export(waiting).get("jobs")).as("only the planner's job").hasSize(1);
+    // The board holds the run's plan for the same approval, and leaves that decision to the run.
+    String planId = held.get("id").asString();
+    assertThat(boardTasks(planId).values())
+        .hasSize(6)
+        .allSatisfy(t -> assertThat(t.get("status").asString()).isEqualTo("awaiting_approval"));
+    JsonNode plan = api.get(planPath(planId), ownerToken).ok();
+    assertThat(plan.get("status").asString()).isEqualTo("awaiting_approval");
+    Api.Response onTheBoard =
+        api.post(
+            planPath(planId) + "/approve",
+            ownerToken,
+            Map.of("expected_revision", plan.get("revision").asLong()));
+    assertThat(onTheBoard.status()).as(onTheBoard.raw()).isEqualTo(409);
+    assertThat(onTheBoard.body().get("code").asString()).isEqualTo("plan-of-a-run");
 
     JsonNode approved = api.post(path(held) + "/approve", ownerToken, Map.of()).ok();
     assertThat(approved.get("state").asString()).isEqualTo("running");
     JsonNode done = awaitEnd(held);
     assertThat(done.get("state").asString()).isEqualTo("completed");
     assertOneJobPerTask(export(done));
+    // Approving the run approved its board plan: one decision.
+    await()
+        .atMost(PATIENCE)
+        .until(
+            () -> api.get(planPath(planId), ownerToken).ok(),
+            p -> p.get("status").asString().equals("approved"));
+    assertTheBoardFollowedTheRun(done);
 
     JsonNode refused = start("reject", Map.of("require_plan_approval", true));
     awaitState(refused, "awaiting_approval");
@@ -245,6 +286,15 @@ class TeamRunIntegrationTest {
     assertThat(rejected.get("state").asString()).isEqualTo("failed");
     assertThat(rejected.get("reason").asString()).isEqualTo("plan rejected: too broad");
     assertThat(export(rejected).get("jobs")).hasSize(1);
+    // The rejected run's held tasks leave the board's work: cancelled.
+    await()
+        .atMost(PATIENCE)
+        .untilAsserted(
+            () ->
+                assertThat(boardTasks(rejected.get("id").asString()).values())
+                    .hasSize(6)
+                    .allSatisfy(
+                        t -> assertThat(t.get("status").asString()).isEqualTo("cancelled")));
     assertThat(api.post(path(refused) + "/approve", ownerToken, Map.of()).status()).isEqualTo(409);
   }
 
@@ -372,8 +422,96 @@ class TeamRunIntegrationTest {
 
     assertThat(done.get("state").asString()).isEqualTo("failed");
     assertThat(done.get("reason").asString())
-        .contains("task 't2' is assigned to 'ghost', who is not a member of the team");
+        .startsWith("no plan: the task board refused the plan: ")
+        .contains("'ghost' is not a member of the team");
     assertThat(export(done).get("jobs")).as("no task was dispatched to anyone else").hasSize(1);
+    assertThat(boardTasks(done.get("id").asString())).as("nothing on the board").isEmpty();
+  }
+
+  @Test
+  void aRunIsOneRequestChainAndStopsAtTheChainsRequestLimitNamingIt() {
+    // Twelve tasks: the planner's job and eleven tasks make the chain's twelve requests (the
+    // stack's scheduler.chain-max-requests); the twelfth task would be the thirteenth.
+    JsonNode done = awaitEnd(start("many", Map.of("concurrency", 4, "max_rounds", 10)));
+
+    assertThat(done.get("state").asString()).isEqualTo("failed");
+    assertThat(done.get("reason").asString())
+        .startsWith("stopped at the chain's request limit: ")
+        .contains("scheduler.chain-max-requests: 13 requests exceeds the limit of 12");
+    Map<String, JsonNode> tasks = tasks(done);
+    assertThat(tasks).hasSize(12);
+    assertThat(tasks.get("m12").get("state").asString()).isEqualTo("blocked");
+    assertThat(tasks.get("m12").get("error").asString()).startsWith("chain-request-limit: ");
+    assertThat(tasks.values())
+        .filteredOn(t -> t.get("state").asString().equals("completed"))
+        .hasSize(11);
+    JsonNode export = export(done);
+    assertThat(export.get("jobs")).as("the planner's and eleven tasks', no synthesis").hasSize(12);
+    for (JsonNode job : export.get("jobs")) {
+      assertThat(job.get("job").get("chain_id").asString())
+          .as("every job of the run is a request of its chain")
+          .isEqualTo(done.get("id").asString());
+    }
+    assertThat(timelineKinds(export)).contains("run.limit_stopped");
+  }
+
+  @Test
+  void aTaskJobsInputCarriesTheTeamsGoalPublicStateAndRecentMessages() {
+    long published = stream.stream().filter("TeamStatePublished"::equals).count();
+    long queued = stream.stream().filter("MessageQueued"::equals).count();
+    String lead = api.memberToken(ownerToken, team.id(), "lead");
+    String entry = "Market size " + Sdk.unique("m");
+    api.post(
+            "/api/v1/teams/" + team.id() + "/state",
+            lead,
+            Map.of(
+                "request_id",
+                Sdk.unique("context"),
+                "kind",
+                "finding",
+                "title",
+                entry,
+                "content",
+                "The market is 4.2 bn"))
+        .ok();
+    String message = "Remember the Q3 figures " + Sdk.unique("q");
+    api.post(
+            "/api/v1/teams/" + team.id() + "/messages",
+            lead,
+            Map.of("to", "alpha", "text", message))
+        .ok();
+    // Both are on the team's topics (the stream relays them) before the run starts; the scheduler
+    // learns them from there, as it learns nothing by asking another service.
+    await()
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                stream.stream().filter("TeamStatePublished"::equals).count() > published
+                    && stream.stream().filter("MessageQueued"::equals).count() > queued);
+
+    JsonNode done = awaitEnd(start("context", Map.of()));
+
+    assertThat(done.get("state").asString()).isEqualTo("completed");
+    String input = jobOf(export(done), "c1").get("input").asString();
+    assertThat(input)
+        .contains(
+            "Team goal:\nRun objectives as a team",
+            "[finding] " + entry + ": The market is 4.2 bn",
+            "lead (",
+            "): " + message,
+            "Your task [c1]");
+  }
+
+  @Test
+  void aPlanTheBoardRefusesAsACycleFailsTheRunNamingIt() {
+    JsonNode done = awaitEnd(start("cycle", Map.of()));
+
+    assertThat(done.get("state").asString()).isEqualTo("failed");
+    assertThat(done.get("reason").asString())
+        .startsWith("no plan: the task board refused the plan: ")
+        .contains("cycle", "t1", "t4", "t6");
+    assertThat(export(done).get("jobs")).as("only the planner's job").hasSize(1);
+    assertThat(boardTasks(done.get("id").asString())).as("nothing on the board").isEmpty();
   }
 
   @Test
@@ -441,6 +579,9 @@ class TeamRunIntegrationTest {
                     .allMatch(k -> started.containsKey("restart:" + k)));
     stack.stop(Service.SCHEDULER);
     stack.startAgain(Service.SCHEDULER);
+    // Then the task board, which follows the run's events it missed once it is back.
+    stack.stop(Service.TASK_BOARD);
+    stack.startAgain(Service.TASK_BOARD);
     restarted.countDown();
 
     JsonNode done = awaitEnd(run);
@@ -457,6 +598,8 @@ class TeamRunIntegrationTest {
           .as("job %s ran once", job.get("task_id"))
           .isEqualTo(1);
     }
+    // The board has each of the run's tasks once, done with its result.
+    assertTheBoardFollowedTheRun(done);
   }
 
   // ---- the scripted members ----
@@ -480,6 +623,11 @@ class TeamRunIntegrationTest {
             case "unreadable-fail", "unreadable-fallback" ->
                 "I would rather not split this up; let us just do it.";
             case "ghost" -> PLAN.replace("\"Beta\"", "\"ghost\"");
+            case "many" -> MANY;
+            case "context" ->
+                "[{\"id\": \"c1\", \"assignee\": \"alpha\", \"instruction\": \"Use it\"}]";
+            case "cycle" ->
+                PLAN.replace("\"Gather the facts\"", "\"Gather the facts\", \"after\": \"t6\"");
             default -> PLAN;
           });
     }
@@ -561,6 +709,55 @@ class TeamRunIntegrationTest {
     return await()
         .atMost(PATIENCE)
         .until(() -> get(run), r -> r.get("state").asString().equals(state));
+  }
+
+  private static String planPath(String planId) {
+    return "/api/v1/teams/" + team.id() + "/plans/" + planId;
+  }
+
+  /** The board's tasks of the run's plan (the plan's id is the run's), by their plan key. */
+  private static Map<String, JsonNode> boardTasks(String runId) {
+    JsonNode body = api.get("/api/v1/teams/" + team.id() + "/tasks", ownerToken).ok();
+    JsonNode list = body.isArray() ? body : body.path("items");
+    Map<String, JsonNode> tasks = new LinkedHashMap<>();
+    for (JsonNode task : list) {
+      if (runId.equals(task.path("plan_id").asString(""))) {
+        assertThat(tasks.put(task.get("plan_key").asString(), task))
+            .as("task %s once on the board", task.get("plan_key"))
+            .isNull();
+      }
+    }
+    return tasks;
+  }
+
+  /**
+   * The run's tasks are on the board once each, owned by their assignees, with the plan's
+   * dependencies, and each ended as the run's did (completed with its result).
+   */
+  private static void assertTheBoardFollowedTheRun(JsonNode run) {
+    Map<String, JsonNode> runTasks = tasks(run);
+    Map<String, JsonNode> board =
+        await()
+            .atMost(PATIENCE)
+            .until(
+                () -> boardTasks(run.get("id").asString()),
+                b ->
+                    b.size() == runTasks.size()
+                        && b.values().stream()
+                            .allMatch(t -> t.get("status").asString().equals("completed")));
+    Map<Long, String> keyOf = new HashMap<>();
+    board.forEach((key, task) -> keyOf.put(task.get("id").asLong(), key));
+    for (Map.Entry<String, JsonNode> entry : runTasks.entrySet()) {
+      JsonNode onBoard = board.get(entry.getKey());
+      JsonNode inRun = entry.getValue();
+      assertThat(onBoard.get("owner").asString()).isEqualTo(inRun.get("assignee").asString());
+      assertThat(onBoard.get("result").asString()).isEqualTo(inRun.get("result").asString());
+      List<String> dependencies = new ArrayList<>();
+      onBoard.get("dependencies").forEach(id -> dependencies.add(keyOf.get(id.asLong())));
+      List<String> planned = new ArrayList<>();
+      inRun.get("dependencies").forEach(key -> planned.add(key.asString()));
+      assertThat(dependencies).containsExactlyInAnyOrderElementsOf(planned);
+    }
   }
 
   private static JsonNode export(JsonNode run) {

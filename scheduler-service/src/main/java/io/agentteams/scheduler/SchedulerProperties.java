@@ -204,6 +204,9 @@ public record SchedulerProperties(
    * @param stepTimeout the longest one claim, report or sweep step may take
    * @param offerTimeout schedule-to-start: how long an admitted job may wait for a runtime to take
    *     its offer before it gives its slot back and waits for a worker (keeping its place)
+   * @param presenceTtl how long an open stream counts as a connected worker without its replica
+   *     renewing it (every third of this); a replica that dies leaves its streams' presence to
+   *     lapse after at most this long
    */
   public record Dispatch(
       @DefaultValue("30s") Duration leaseTtl,
@@ -217,9 +220,14 @@ public record SchedulerProperties(
       @DefaultValue("15m") Duration unknownTimeout,
       @DefaultValue("FAIL") UnknownPolicy unknownPolicy,
       @DefaultValue("5s") Duration stepTimeout,
-      @DefaultValue("1m") Duration offerTimeout) {
+      @DefaultValue("1m") Duration offerTimeout,
+      @DefaultValue("30s") Duration presenceTtl) {
 
     public Dispatch {
+      if (presenceTtl.compareTo(Duration.ofSeconds(1)) < 0) {
+        throw new IllegalArgumentException(
+            "agentteams.scheduler.dispatch.presence-ttl must be at least 1s");
+      }
       if (offerTimeout.isNegative() || offerTimeout.isZero()) {
         throw new IllegalArgumentException(
             "agentteams.scheduler.dispatch.offer-timeout must be positive");
@@ -247,6 +255,10 @@ public record SchedulerProperties(
    *     admission slots)
    * @param objectiveMaxChars the longest objective
    * @param teamMaxUnfinished unfinished runs a team may have at once
+   * @param contextStateMaxBytes the most of the team's public state a task's input carries (its
+   *     current entries, most recently changed first, UTF-8 bytes)
+   * @param contextMessages the most recent messages a task's input carries
+   * @param contextMessagesMaxBytes the most bytes of recent messages a task's input carries
    */
   public record Runs(
       @DefaultValue("50") int maxTasks,
@@ -254,7 +266,10 @@ public record SchedulerProperties(
       @DefaultValue("100") int maxRounds,
       @DefaultValue("4") int defaultConcurrency,
       @DefaultValue("4000") int objectiveMaxChars,
-      @DefaultValue("5") int teamMaxUnfinished) {
+      @DefaultValue("5") int teamMaxUnfinished,
+      @DefaultValue("8000") int contextStateMaxBytes,
+      @DefaultValue("20") int contextMessages,
+      @DefaultValue("8000") int contextMessagesMaxBytes) {
 
     public Runs {
       if (maxTasks < 1 || defaultMaxRounds < 1 || maxRounds < defaultMaxRounds) {
@@ -266,6 +281,11 @@ public record SchedulerProperties(
         throw new IllegalArgumentException(
             "agentteams.scheduler.runs: default-concurrency, objective-max-chars and"
                 + " team-max-unfinished must be >= 1");
+      }
+      if (contextStateMaxBytes < 0 || contextMessages < 0 || contextMessagesMaxBytes < 0) {
+        throw new IllegalArgumentException(
+            "agentteams.scheduler.runs: context-state-max-bytes, context-messages and"
+                + " context-messages-max-bytes must be >= 0");
       }
     }
   }

@@ -18,8 +18,8 @@ import tools.jackson.databind.JsonNode;
  * @param requester who asked
  * @param parentJobId for a hand-off, the job it came from; for a receipt, the hand-off it returns
  * @param chainId the chain of hand-offs it belongs to
- * @param state queued, admitted, running, waiting_input, waiting_worker, unknown, completed, failed
- *     or cancelled
+ * @param state queued, admitted, running, waiting_input, waiting_worker, unknown, completed,
+ *     failed, cancelled or interrupted (its team's lead or owner stopped its turn)
  * @param revision increases with every transition
  * @param input the request text, frozen
  * @param idempotencyKey the key it was requested with
@@ -65,10 +65,13 @@ public record Job(
     @Nullable Instant finishedAt,
     @Nullable String waitingReason) {
 
-  /** Whether it ended (completed, failed or cancelled); a finished job never changes again. */
+  /**
+   * Whether it ended (completed, failed, cancelled or interrupted); a finished job never changes
+   * again.
+   */
   public boolean finished() {
     return switch (state) {
-      case "completed", "failed", "cancelled" -> true;
+      case "completed", "failed", "cancelled", "interrupted" -> true;
       default -> false;
     };
   }
@@ -90,7 +93,7 @@ public record Job(
   /**
    * How a job ended.
    *
-   * @param status completed, failed or cancelled
+   * @param status completed, failed, cancelled or interrupted
    * @param answer the final answer (capped, with a truncation notice)
    * @param truncated whether it was cut
    * @param error what went wrong

@@ -9,8 +9,9 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * {@code /api/v1/teams/{teamId}/requests}, {@code /activity} and {@code /api/v1/jobs}: asking
- * members, answering their questions, cancelling, and watching what the team does.
+ * {@code /api/v1/teams/{teamId}/requests}, {@code /activity}, {@code /jobs/{jobId}/interrupt} and
+ * {@code /api/v1/jobs}: asking members, answering their questions, cancelling and interrupting, and
+ * watching what the team does.
  */
 public final class Jobs {
 
@@ -60,6 +61,20 @@ public final class Jobs {
   public Job cancel(UUID jobId) {
     return Objects.requireNonNull(
         http.call("POST", ApiPath.of("/api/v1/jobs/{}/cancel", jobId), null, Job.class));
+  }
+
+  /**
+   * Interrupts a member's job whose turn is under way (as the team's lead, with a member token, or
+   * as its owner): its runtime is asked to stop the turn and the job ends {@code interrupted}, its
+   * conversation and inbox kept and free for the next request. Interrupting twice changes nothing.
+   */
+  public Job interrupt(UUID teamId, UUID jobId) {
+    return Objects.requireNonNull(
+        http.call(
+            "POST",
+            ApiPath.of("/api/v1/teams/{}/jobs/{}/interrupt", teamId, jobId),
+            null,
+            Job.class));
   }
 
   /**

@@ -51,6 +51,10 @@ import tools.jackson.core.JacksonException;
  *       comes back as a reconciliation offer, and the worker answers it from its {@link JobJournal}
  *       — it takes over a job still running here, reports an outcome it already has, and never runs
  *       a job twice unless the handler's {@link ReconcilePolicy} says its effects are idempotent.
+ *   <li>A job the team's lead interrupts comes as an {@code interrupt} event on the stream (or, if
+ *       that was missed, as the refusal of the job's next heartbeat): the handler sees {@link
+ *       JobContext#interrupted()} and its {@link JobContext#onInterrupt} actions run, and nothing
+ *       more is reported for the job.
  *   <li>{@link #close()} drains: the stream closes, running jobs get {@code drainTimeout} to
  *       finish, and those that do not are given back ({@code released}) for reconciliation.
  * </ul>
@@ -186,6 +190,8 @@ public final class AgentWorker implements AutoCloseable {
           }
           if ("job".equals(event.event())) {
             accept(event.data());
+          } else if ("interrupt".equals(event.event())) {
+            interrupt(event.data());
           }
         }
         listener.disconnected(new IOException("the job stream ended"));
@@ -264,6 +270,32 @@ public final class AgentWorker implements AutoCloseable {
             + " has no record of the job");
   }
 
+  /**
+   * The team's lead interrupted a job this worker holds: its handler sees {@link
+   * JobContext#interrupted()} (and its {@link JobContext#onInterrupt} actions run), and nothing
+   * more is reported for it. An interrupt for a job not held here (it ended meanwhile) needs
+   * nothing.
+   */
+  private void interrupt(String data) {
+    UUID jobId;
+    try {
+      jobId = UUID.fromString(http.json().readTree(data).path("job_id").asString(""));
+    } catch (JacksonException | IllegalArgumentException e) {
+      listener.disconnected(new IOException("unreadable interrupt: " + e.getMessage(), e));
+      return;
+    }
+    Execution execution = running.get(jobId);
+    if (execution != null) {
+      interrupted(execution);
+    }
+  }
+
+  private void interrupted(Execution execution) {
+    if (execution.interrupt()) {
+      listener.interrupted(execution.jobId());
+    }
+  }
+
   /** A job whose earlier run's outcome nobody here knows: the handler's policy decides. */
   private void unknownOutcome(JobOffer offer, String reason) {
     if (handler.reconcilePolicy() == ReconcilePolicy.RESUME) {
@@ -322,6 +354,13 @@ public final class AgentWorker implements AutoCloseable {
     }
     listener.handled(jobId, result);
     if (execution.abandoned()) {
+      return;
+    }
+    if (execution.interrupted()) {
+      // The job ended interrupted at the scheduler: what the handler returned is not reported.
+      running.remove(jobId, execution);
+      journal.settled(jobId);
+      received.remove(jobId);
       return;
     }
     journal.finished(jobId, result);
@@ -422,6 +461,9 @@ public final class AgentWorker implements AutoCloseable {
       if (execution.abandoned() && !"released".equals(type)) {
         return Outcome.GAVE_UP;
       }
+      if (execution.interrupted()) {
+        return Outcome.ENDED;
+      }
       String lease = execution.leaseToken();
       Map<String, Object> body = new LinkedHashMap<>(extra);
       body.put("type", type);
@@ -450,7 +492,10 @@ public final class AgentWorker implements AutoCloseable {
           listener.reportFailed(jobId, type, e, false);
           return Outcome.STALE;
         }
-        if ("heartbeat".equals(type) || "started".equals(type)) {
+        if (interruptedState(e)) {
+          // The interrupt's stream event was missed (a reconnect): the refusal says it.
+          interrupted(execution);
+        } else if ("heartbeat".equals(type) || "started".equals(type)) {
           execution.cancel();
         }
         listener.reportFailed(jobId, type, e, false);
@@ -466,6 +511,14 @@ public final class AgentWorker implements AutoCloseable {
         return Outcome.GAVE_UP;
       }
     }
+  }
+
+  private static boolean interruptedState(ConflictException refused) {
+    return refused
+        .problem()
+        .property("state")
+        .map(state -> "interrupted".equals(state.asString("")))
+        .orElse(false);
   }
 
   private void heartbeat() {

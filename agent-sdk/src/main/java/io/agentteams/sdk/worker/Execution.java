@@ -3,6 +3,8 @@ package io.agentteams.sdk.worker;
 import io.agentteams.sdk.tools.MemberTools;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
@@ -23,7 +25,9 @@ final class Execution implements JobContext {
   private volatile Instant nextHeartbeat;
   private volatile @Nullable JobResult result;
   private volatile boolean cancelled;
+  private volatile boolean interrupted;
   private volatile boolean abandoned;
+  private final List<Runnable> onInterrupt = new ArrayList<>();
 
   Execution(JobOffer offer, boolean reconciling, AgentWorker worker) {
     this.first = offer;
@@ -42,7 +46,7 @@ final class Execution implements JobContext {
 
   @Override
   public boolean reportUsage(io.agentteams.sdk.jobs.Usage soFar) {
-    return !cancelled && worker.reportUsage(this, soFar);
+    return !cancelled && !interrupted && worker.reportUsage(this, soFar);
   }
 
   String leaseToken() {
@@ -70,7 +74,7 @@ final class Execution implements JobContext {
 
   /** Whether a heartbeat is due now; if so, the next one is scheduled. */
   boolean heartbeatDue(Instant now) {
-    if (result != null || abandoned || now.isBefore(nextHeartbeat)) {
+    if (result != null || abandoned || interrupted || now.isBefore(nextHeartbeat)) {
       return false;
     }
     nextHeartbeat = now.plus(heartbeatEvery());
@@ -87,6 +91,48 @@ final class Execution implements JobContext {
 
   void cancel() {
     cancelled = true;
+  }
+
+  /**
+   * The job was interrupted: the turn is to stop and nothing more is reported. True the first time,
+   * when the actions registered with {@link #onInterrupt} have run.
+   */
+  boolean interrupt() {
+    List<Runnable> actions;
+    synchronized (onInterrupt) {
+      if (interrupted) {
+        return false;
+      }
+      interrupted = true;
+      actions = List.copyOf(onInterrupt);
+      onInterrupt.clear();
+    }
+    actions.forEach(Execution::runQuietly);
+    return true;
+  }
+
+  @Override
+  public boolean interrupted() {
+    return interrupted;
+  }
+
+  @Override
+  public void onInterrupt(Runnable action) {
+    synchronized (onInterrupt) {
+      if (!interrupted) {
+        onInterrupt.add(action);
+        return;
+      }
+    }
+    runQuietly(action);
+  }
+
+  private static void runQuietly(Runnable action) {
+    try {
+      action.run();
+    } catch (RuntimeException ignored) {
+      // the handler's own action; the interrupt stands either way
+    }
   }
 
   /** The worker gave the job up (drained past its deadline, or aborted): report nothing more. */

@@ -28,6 +28,20 @@ public interface JobContext {
   boolean cancelled();
 
   /**
+   * True once the team's lead (or its owner) interrupted the job: stop the turn and return soon.
+   * The job has ended {@code interrupted}; the worker reports nothing more for it (no heartbeat,
+   * and whatever the handler returns is not recorded).
+   */
+  boolean interrupted();
+
+  /**
+   * Runs {@code action} once when the job is interrupted (at once, on the calling thread, if it
+   * already was), on the worker's stream thread: it must return quickly, e.g. by cancelling the
+   * model call the handler waits on.
+   */
+  void onInterrupt(Runnable action);
+
+  /**
    * Reports what the job has used so far (a total, not an increment), at once: the scheduler's
    * ledger holds it against the budgets of the job's member, team, owner, run and chain. Returns
    * false when the job may not go on — a budget had no room for the usage and the scheduler stopped

@@ -23,6 +23,9 @@ public interface WorkerListener {
   /** A report could not be made; {@code retrying} says whether the worker tries again. */
   default void reportFailed(UUID jobId, String type, Throwable cause, boolean retrying) {}
 
+  /** The team's lead (or its owner) interrupted a job this worker holds. */
+  default void interrupted(UUID jobId) {}
+
   /** The handler returned (or threw) for a job. */
   default void handled(UUID jobId, JobResult result) {}
 

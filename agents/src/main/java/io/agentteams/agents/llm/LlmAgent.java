@@ -135,7 +135,9 @@ public final class LlmAgent implements JobHandler {
       // with no room for it stops the job here rather than after more spending.
       if (!job.reportUsage(usage)) {
         return JobResult.failed(
-            "stopped by the scheduler after turn " + turn + " (a budget or the owner ended it)",
+            "stopped by the scheduler after turn "
+                + turn
+                + " (a budget, the owner or the team's lead ended it)",
             usage);
       }
       messages.add(reply.message());

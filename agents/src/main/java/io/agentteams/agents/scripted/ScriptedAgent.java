@@ -37,6 +37,10 @@ public final class ScriptedAgent implements JobHandler {
       if (job.cancelled()) {
         return JobResult.failed("cancelled by the owner", Usage.NONE);
       }
+      if (job.interrupted()) {
+        // The job ended interrupted: this result is not reported; the turn just stops here.
+        return JobResult.failed("interrupted", Usage.NONE);
+      }
       Optional<JobResult> ended = step.run(turn);
       if (ended.isPresent()) {
         return ended.get();

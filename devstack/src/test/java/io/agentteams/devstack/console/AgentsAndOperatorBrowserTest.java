@@ -10,6 +10,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The agents page (register, edit, mint a worker token shown once, revoke its tokens, delete it, a
@@ -146,6 +147,69 @@ class AgentsAndOperatorBrowserTest {
       assertThat(browser.driver().findElement(By.id("consumer-lag")).getText())
           .contains("mailbox-service.delivery");
     }
+  }
+
+  @Test
+  void theAgentsPageAndTheRosterShowWhetherAMembersWorkerIsConnected() {
+    ConsoleFixture fixture = new ConsoleFixture();
+    Browser browser = Browser.shared();
+    String owner = "vera-" + UUID.randomUUID().toString().substring(0, 8);
+    String token = fixture.ownerToken(owner);
+    fixture.agent(token, "solo", "Solo", "Works alone");
+    fixture.agent(token, "mate", "Mate", "Keeps it company");
+    String teamId = fixture.team(token, "Presence", "See who is there", "solo", "mate");
+    browser.signIn(fixture.gateway, owner);
+
+    browser.get(fixture.gateway + "/console/agents");
+    assertThat(browser.waitFor(By.id("worker-solo")).getAttribute("data-worker"))
+        .isEqualTo("absent");
+    assertThat(browser.driver().findElement(By.id("worker-solo")).getText())
+        .contains("No worker connected");
+    assertThat(worker(fixture, token, "solo").path("connected").asBoolean()).isFalse();
+    browser.get(fixture.gateway + "/console/teams/" + teamId);
+    browser.waitForText(By.id("member-solo"), "no worker connected");
+
+    try (ScriptedWorker worker = new ScriptedWorker(fixture.api, token, "solo")) {
+      await()
+          .atMost(Browser.PATIENCE)
+          .until(() -> worker(fixture, token, "solo").path("connected").asBoolean());
+      assertThat(worker(fixture, token, "solo").path("streams").asInt()).isEqualTo(1);
+      browser.get(fixture.gateway + "/console/teams/" + teamId);
+      browser.waitForText(By.id("member-solo"), "idle");
+      browser.waitForText(By.id("member-mate"), "no worker connected");
+
+      // The owner interrupts the member's running turn from the team page.
+      String jobId =
+          fixture.request(token, teamId, "A long turn", "solo").get(0).path("id").asString();
+      worker.started(worker.offerOf(jobId));
+      browser.get(fixture.gateway + "/console/teams/" + teamId);
+      browser.waitForText(By.cssSelector("#job-" + jobId + " summary"), "running");
+      browser.click(By.cssSelector("#job-" + jobId + " button[data-interrupt]"));
+      // The card shows the job's end as soon as its event arrives (which also replaces the
+      // button's status line).
+      browser.waitForText(By.cssSelector("#job-" + jobId + " summary"), "interrupted");
+      assertThat(fixture.job(token, jobId).path("state").asString()).isEqualTo("interrupted");
+
+      // The agents page shows the worker; it then follows it without a reload (below).
+      browser.get(fixture.gateway + "/console/agents");
+      browser.waitUntil(
+          d -> "connected".equals(d.findElement(By.id("worker-solo")).getAttribute("data-worker")));
+      assertThat(browser.driver().findElement(By.id("worker-solo")).getText())
+          .contains("Worker connected")
+          .contains("1 stream");
+      assertThat(browser.driver().findElement(By.id("worker-mate")).getAttribute("data-worker"))
+          .isEqualTo("absent");
+    }
+    // The stream closed: not connected any more, and the open page shows it on its own.
+    await()
+        .atMost(Browser.PATIENCE)
+        .until(() -> !worker(fixture, token, "solo").path("connected").asBoolean());
+    browser.waitUntil(
+        d -> "absent".equals(d.findElement(By.id("worker-solo")).getAttribute("data-worker")));
+  }
+
+  private static JsonNode worker(ConsoleFixture fixture, String token, String agentId) {
+    return fixture.api.get("/api/v1/agents/" + agentId + "/worker", token).ok();
   }
 
   private static void registerWebhook(Browser browser, String id, String endpoint) {

@@ -131,6 +131,10 @@ class WebhookRuntimeIntegrationTest {
           ? new Reply(503, Map.of("Retry-After", "0"), "")
           : Reply.json(200, "{\"type\":\"completed\",\"answer\":\"second time lucky\"}");
     }
+    if (input.startsWith("busy")) {
+      // Always busy: the scheduler retries a second later, until the job is interrupted.
+      return new Reply(503, Map.of("Retry-After", "1"), "");
+    }
     if (input.startsWith("slow")) {
       if (!push.reconcile()) {
         // Holds the push past the scheduler's response time-out: the outcome is unknown.
@@ -232,6 +236,26 @@ class WebhookRuntimeIntegrationTest {
     assertThat(pushes).hasSize(2);
     assertThat(pushes).extracting(Push::id).containsOnly(pushes.get(0).id());
     assertThat(pushes).allSatisfy(push -> assertThat(push.refusal()).isEmpty());
+  }
+
+  @Test
+  void aJobInterruptedWhileItsPushIsRetriedGetsNoFurtherPush() {
+    String job = request("busy: retry me", "busy-1");
+    await().atMost(PATIENCE).until(() -> !agent.pushesOf(job).isEmpty());
+
+    String lead = api.memberToken(owner, teamId, "lead");
+    JsonNode interrupted =
+        api.post("/api/v1/teams/" + teamId + "/jobs/" + job + "/interrupt", lead, Map.of()).ok();
+    assertThat(interrupted.get("state").asString()).isEqualTo("interrupted");
+    int pushed = agent.pushesOf(job).size();
+    // Without the interrupt the scheduler would push again every second until its five attempts
+    // were spent; a push already on its way when the interrupt landed may still arrive.
+    await()
+        .during(Duration.ofSeconds(4))
+        .atMost(PATIENCE)
+        .until(() -> agent.pushesOf(job).size() <= pushed + 1);
+    assertThat(api.get("/api/v1/jobs/" + job, owner).ok().get("state").asString())
+        .isEqualTo("interrupted");
   }
 
   @Test
@@ -377,6 +401,8 @@ class WebhookRuntimeIntegrationTest {
         .atMost(PATIENCE)
         .until(
             () -> api.get("/api/v1/jobs/" + job, owner).ok(),
-            j -> List.of("completed", "failed", "cancelled").contains(j.get("state").asString()));
+            j ->
+                List.of("completed", "failed", "cancelled", "interrupted")
+                    .contains(j.get("state").asString()));
   }
 }

@@ -11,6 +11,9 @@ import io.agentteams.platform.test.TestInfrastructure;
 import io.agentteams.scheduler.SchedulerApplication;
 import io.agentteams.scheduler.admission.application.AdmissionLoop;
 import io.agentteams.scheduler.admission.persistence.AdmissionStore;
+import io.agentteams.scheduler.budget.domain.Budget;
+import io.agentteams.scheduler.budget.domain.Scope;
+import io.agentteams.scheduler.budget.persistence.LedgerStore;
 import io.agentteams.scheduler.dispatch.application.DispatchPort;
 import io.agentteams.scheduler.dispatch.application.PullStreams;
 import io.agentteams.scheduler.dispatch.domain.AgentKey;
@@ -52,6 +55,10 @@ import reactor.core.publisher.Mono;
  *       rotation, the slot rows, the bulk admission and one {@code JobStateChanged} outbox event
  *       per job, in passes of at most {@code max-per-pass}. This is the figure compared with the
  *       raw rate.
+ *   <li><b>Admission drain with budgets</b>: the same drain with a tokens budget on every bench
+ *       team, so the admission pass reserves each job's estimate on its team's ledger row (locked
+ *       without waiting) and records the hold on the job; printed beside the raw floor of the same
+ *       rounds.
  *   <li><b>Full lifecycle on 8 slots</b> (context, no target): 1,000 queued jobs through admission,
  *       a leased offer and a completion report, the runtime answering at once.
  *   <li><b>Queue-to-admitted latency</b>: 1,000 queued jobs stay in the queue behind conversations
@@ -60,15 +67,27 @@ import reactor.core.publisher.Mono;
  *       separately, from its queued timestamp) to its admission.
  * </ul>
  *
- * <p>Run: {@code ./mvnw -Dbench=admission -pl scheduler-service -am verify}
+ * <p>Run: {@code ./mvnw -Dbench=admission -pl scheduler-service -am verify}. A quick check that it
+ * runs (no figure to quote): add {@code -Dbench.jobs=100 -Dbench.probes=20}.
  */
 public final class AdmissionBenchmark {
 
-  static final int JOBS = 1_000;
+  /** Queued jobs per measurement; {@code -Dbench.jobs} (a multiple of 10) for a quick check. */
+  static final int JOBS = Integer.getInteger("bench.jobs", 1_000);
+
   static final int OWNERS = 10;
   static final int CLAIMERS = 8;
   static final int ROUNDS = 3;
-  static final int PROBES = 500;
+
+  /** Jobs arriving in the latency run; {@code -Dbench.probes} for a quick check. */
+  static final int PROBES = Integer.getInteger("bench.probes", 500);
+
+  /** The latency run's standing queue: 20 owners, 5 conversations each, 10 jobs behind each. */
+  static final int STANDING = 20 * 5 * 10;
+
+  /** The team budget of the budgeted rounds: far above what they use, so it never refuses. */
+  static final long TEAM_BUDGET_TOKENS = 1_000_000_000_000L;
+
   static final Duration PROBE_INTERVAL = Duration.ofMillis(10);
   static final String INPUT = "Summarise the findings of the previous step in five bullet points.";
 
@@ -82,6 +101,7 @@ public final class AdmissionBenchmark {
   private final KafkaTemplate<Object, Object> kafka;
   private final EventCodec codec;
   private final Rosters rosters;
+  private final LedgerStore ledger;
 
   @SuppressWarnings("unchecked")
   AdmissionBenchmark(ConfigurableApplicationContext app) {
@@ -95,6 +115,7 @@ public final class AdmissionBenchmark {
     this.kafka = app.getBean(KafkaTemplate.class);
     this.codec = app.getBean(EventCodec.class);
     this.rosters = app.getBean(Rosters.class);
+    this.ledger = app.getBean(LedgerStore.class);
   }
 
   public static void main(String[] args) throws Exception {
@@ -117,7 +138,7 @@ public final class AdmissionBenchmark {
                     // The probe owner sends 500 one-recipient requests to one team; the default
                     // team
                     // limit (100) would refuse all but the first hundred.
-                    "--agentteams.scheduler.jobs.team-max-requests=" + PROBES,
+                    "--agentteams.scheduler.jobs.team-max-requests=" + Math.max(PROBES, 100),
                     "--logging.level.root=WARN"));
     System.out.printf(
         "Admission benchmark: embedded Kafka and Postgres, %d cores, %d queued jobs%n",
@@ -157,6 +178,23 @@ public final class AdmissionBenchmark {
           "round %d: raw %.0f rows/s, admission drain %.0f jobs/s%n",
           round + 1, raw.get(round), drain.get(round));
     }
+    // Budgets on: every bench team has a tokens budget, so each pass reserves as it admits.
+    budgetTeams(teams, new Budget(TEAM_BUDGET_TOKENS, null, null, null));
+    drainRate(teams);
+    check(
+        count("state = 'admitted' AND cardinality(reserved_on) > 0") == JOBS,
+        "not every job reserved on its team's budget");
+    List<Double> budgetedRaw = new ArrayList<>();
+    List<Double> budgeted = new ArrayList<>();
+    for (int round = 0; round < ROUNDS; round++) {
+      budgetedRaw.add(rawClaimRate());
+      budgeted.add(drainRate(teams));
+      System.out.printf(
+          "budgeted round %d: raw %.0f rows/s, admission drain %.0f jobs/s%n",
+          round + 1, budgetedRaw.get(round), budgeted.get(round));
+    }
+    budgetTeams(teams, Budget.NONE);
+
     double lifecycle = lifecycleRate(teams);
     Latency latency = latency(blocked, probes);
 
@@ -168,13 +206,21 @@ public final class AdmissionBenchmark {
     System.out.printf(
         "Admission drain (capacity for all, real loop)     %8.0f jobs/s   rounds %s%n",
         drainRate, rounded(drain));
+    double budgetedRawRate = median(budgetedRaw);
+    double budgetedRate = median(budgeted);
+    System.out.printf(
+        "Raw SKIP LOCKED claims, budgeted rounds           %8.0f rows/s   rounds %s%n",
+        budgetedRawRate, rounded(budgetedRaw));
+    System.out.printf(
+        "Admission drain, every team budgeted (reserving)  %8.0f jobs/s   rounds %s%n",
+        budgetedRate, rounded(budgeted));
     System.out.printf(
         "Full lifecycle on 8 slots (admit, offer, complete) %7.0f jobs/s%n", lifecycle);
     System.out.printf(
         "Queue-to-admitted, %d jobs at 100/s beside %d queued: from commit p50 %.1f ms p99 %.1f ms max %.1f ms;"
             + " from queued_at p50 %.1f ms p99 %.1f ms%n",
         PROBES,
-        JOBS,
+        STANDING,
         latency.fromCommitP50(),
         latency.fromCommitP99(),
         latency.fromCommitMax(),
@@ -184,6 +230,9 @@ public final class AdmissionBenchmark {
         "%nRatios: admission drain / raw claims = %.0f%% (target >= 50%%); queue-to-admitted p99 = %.1f ms"
             + " (target <= 50 ms)%n",
         100.0 * drainRate / rawRate, latency.fromCommitP99());
+    System.out.printf(
+        "Budgets on: admission drain / raw claims = %.0f%% (without budgets %.0f%%)%n",
+        100.0 * budgetedRate / budgetedRawRate, 100.0 * drainRate / rawRate);
   }
 
   // ---- raw floor ----
@@ -296,7 +345,7 @@ public final class AdmissionBenchmark {
     for (int i = 0; i < 10; i++) {
       queueOnePerConversation(blocked);
     }
-    check(count("state = 'queued'") == JOBS, "the standing queue is not " + JOBS);
+    check(count("state = 'queued'") == STANDING, "the standing queue is not " + STANDING);
     admission.configureCapacity(8).block();
 
     loop.run();
@@ -347,7 +396,8 @@ public final class AdmissionBenchmark {
               fromQueued.recordValue(Math.max(0, micros(queued, admitted)));
             })
         .blockLast();
-    check(count("team_id <> '" + probes.id() + "' AND state = 'queued'") == JOBS, "queue moved");
+    check(
+        count("team_id <> '" + probes.id() + "' AND state = 'queued'") == STANDING, "queue moved");
     // Where the tail comes from: when the slowest probes were committed, and how long they waited.
     System.out.println(
         "slowest probes (ms into the run: ms waited): "
@@ -436,9 +486,18 @@ public final class AdmissionBenchmark {
         .blockLast();
   }
 
+  /** Sets (or, with {@link Budget#NONE}, removes) a budget on every team. */
+  void budgetTeams(List<Team> teams, Budget budget) {
+    Flux.fromIterable(teams)
+        .concatMap(
+            team ->
+                ledger.setBudget(Scope.team(team.id()), team.owner(), budget, null, Instant.now()))
+        .blockLast();
+  }
+
   /** Empties the scheduler's tables between measurements (benchmark only). */
   void reset() {
-    db.sql("TRUNCATE job, request_key, team_quota, chain, owner_usage")
+    db.sql("TRUNCATE job, request_key, team_quota, chain, owner_usage, ledger")
         .fetch()
         .rowsUpdated()
         .then(

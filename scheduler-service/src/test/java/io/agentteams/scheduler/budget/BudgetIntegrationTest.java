@@ -102,6 +102,39 @@ class BudgetIntegrationTest extends SchedulerIntegrationTest {
   }
 
   @Test
+  void aBudgetSetWhileAJobRunsStopsItAtItsNextReportPastIt() {
+    String pia = unique("pia");
+    String agent = unique("agent");
+    Teams.Team team = teams.create(pia, Map.of("lead", agent));
+    TestWorker lead = worker(pia, agent, 60);
+    // Admitted while the team has no budget: nothing is held on the team.
+    UUID job = request(team, List.of("lead"), "Think long").get(0);
+    Map<String, Object> offer = lead.nextOffer();
+    String lease = TestWorker.leaseToken(offer);
+    assertThat(
+            lead.report(baseUrl(), job, "started", lease, Map.of("usage", Map.of("tokens", 30)))
+                .status())
+        .isEqualTo(200);
+
+    setTeamBudget(team, Map.of("max_tokens", 50));
+    // Within the new budget: the job runs on, now holding on the team.
+    TestWorker.Reply within =
+        lead.report(baseUrl(), job, "heartbeat", lease, Map.of("usage", Map.of("tokens", 40)));
+    assertThat(within.status()).isEqualTo(200);
+    assertThat(within.body().get("state")).isEqualTo("running");
+    assertThat(amount(spend(team), "team", "reserved", "tokens")).isEqualTo(40);
+
+    TestWorker.Reply stopped =
+        lead.report(baseUrl(), job, "heartbeat", lease, Map.of("usage", Map.of("tokens", 60)));
+    assertThat(stopped.body().get("state")).isEqualTo("failed");
+    Map<?, ?> result = (Map<?, ?>) job(team, job).get("result");
+    assertThat((String) result.get("error")).startsWith("budget-exceeded: team.tokens");
+    Map<?, ?> spend = spend(team);
+    assertThat(amount(spend, "team", "spent", "tokens")).isEqualTo(60);
+    assertThat(amount(spend, "team", "reserved", "tokens")).isZero();
+  }
+
+  @Test
   void aRunningJobWhoseReportGoesPastTheTeamBudgetIsStoppedAtThatReport() {
     String pia = unique("pia");
     String agent = unique("agent");

@@ -7,10 +7,12 @@ import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.test.Database;
 import io.agentteams.platform.test.TestInfrastructure;
+import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.SchedulerServiceTest;
 import io.agentteams.scheduler.support.ReplicaProcess;
 import io.agentteams.scheduler.support.SchedulerIntegrationTest;
 import io.agentteams.scheduler.support.Teams;
+import io.agentteams.scheduler.support.TestWorker;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -23,16 +25,22 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.web.reactive.function.client.WebClient;
@@ -52,6 +60,8 @@ class TwoReplicaIntegrationTest extends SchedulerIntegrationTest {
   private static final int SLOTS = 8;
   private static final ParameterizedTypeReference<ServerSentEvent<Map<String, Object>>> EVENTS =
       new ParameterizedTypeReference<>() {};
+
+  @Autowired private SchedulerProperties properties;
 
   private Database database;
   private ReplicaProcess other;
@@ -157,6 +167,47 @@ class TwoReplicaIntegrationTest extends SchedulerIntegrationTest {
   }
 
   @Test
+  void aWorkerOnOneReplicaIsConnectedOnBothAndAnInterruptMadeOnTheOtherReachesIt() {
+    String owner = unique("una");
+    String agent = unique("agent");
+    Teams.Team team = teams.create(owner, Map.of("lead", unique("agent"), "a", agent), "lead");
+    TestWorker worker = new TestWorker(tokens, owner, agent).connect(other.baseUrl(), 30);
+    try {
+      assertThat(presence(baseUrl(), owner, agent).get("connected")).isEqualTo(true);
+      assertThat(presence(other.baseUrl(), owner, agent).get("connected")).isEqualTo(true);
+      UUID job = request(team, List.of("a"), "The long one").get(0);
+      Map<String, Object> offer = worker.nextOffer();
+      worker.report(other.baseUrl(), job, "started", TestWorker.leaseToken(offer), Map.of());
+
+      // The lead interrupts through this replica; the worker's stream is held by the other.
+      web.post()
+          .uri("/api/v1/teams/{team}/jobs/{job}/interrupt", team.id(), job)
+          .header("Authorization", member(team, "lead", null))
+          .exchange()
+          .expectStatus()
+          .isOk();
+      await().atMost(Duration.ofSeconds(30)).until(() -> worker.interrupts().contains(job));
+
+      worker.disconnect();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> Boolean.FALSE.equals(presence(baseUrl(), owner, agent).get("connected")));
+    } finally {
+      worker.close();
+    }
+  }
+
+  private Map<String, Object> presence(String replica, String ownerId, String agentId) {
+    return WebClient.create(replica)
+        .get()
+        .uri("/api/v1/agents/{agent}/worker", agentId)
+        .header("Authorization", owner(ownerId))
+        .retrieve()
+        .bodyToMono(new ParameterizedTypeReference<Map<String, Object>>() {})
+        .block(Duration.ofSeconds(30));
+  }
+
+  @Test
   void aReplicaKilledMidDispatchAndStartedAgainLosesNothingAndDuplicatesNothing() {
     String owner = unique("quinn");
     String agent = unique("agent");
@@ -218,6 +269,184 @@ class TwoReplicaIntegrationTest extends SchedulerIntegrationTest {
    * A worker that runs every offer at once: reports started, then completed, to the replica whose
    * stream delivered it.
    */
+  /**
+   * The budget ledger across replicas: requests sent to both at once, admitted by both passes,
+   * their jobs run by workers on both and settled by both. What is spent and reserved on the team
+   * (sampled after every report) never passes the team's budget, and what is not run is refused
+   * naming it.
+   */
+  @Test
+  void concurrentRequestsAcrossBothReplicasNeverReserveOrSpendPastTheTeamBudget() throws Exception {
+    long estimate = properties.budget().estimate().tokens();
+    long limit = 10 * estimate;
+    String owner = unique("pia");
+    int members = 8;
+    int perMember = 5;
+    Map<String, String> roster = new HashMap<>();
+    for (int i = 0; i < members; i++) {
+      roster.put("m" + i, unique("agent"));
+    }
+    Teams.Team team = teams.create(owner, roster);
+    web.put()
+        .uri("/api/v1/teams/{team}/budget", team.id())
+        .header("Authorization", owner(owner))
+        .bodyValue(Map.of("max_tokens", limit))
+        .exchange()
+        .expectStatus()
+        .isOk();
+    WebClient here = WebClient.create(baseUrl());
+    WebClient there = WebClient.create(other.baseUrl());
+
+    ExecutorService pool = Executors.newFixedThreadPool(members * 2 + 1);
+    List<TestWorker> connected = new ArrayList<>();
+    try {
+      // Every request at once, half to each replica; one the budget already refuses is a 409.
+      CountDownLatch go = new CountDownLatch(1);
+      List<Future<Integer>> sent = new ArrayList<>();
+      for (int i = 0; i < members * perMember; i++) {
+        String to = "m" + (i % members);
+        WebClient via = i % 2 == 0 ? here : there;
+        sent.add(
+            pool.submit(
+                () -> {
+                  go.await();
+                  return via.post()
+                      .uri("/api/v1/teams/{team}/requests", team.id())
+                      .header("Authorization", owner(owner))
+                      .bodyValue(Map.of("recipients", List.of(to), "text", "Work item"))
+                      .exchangeToMono(r -> Mono.just(r.statusCode().value()))
+                      .block();
+                }));
+      }
+      go.countDown();
+      long refusedAtRequest = 0;
+      for (Future<Integer> f : sent) {
+        int status = f.get();
+        assertThat(status).isIn(201, 409);
+        refusedAtRequest += status == 409 ? 1 : 0;
+      }
+
+      // Each member's worker on one replica or the other, reporting there; after every report the
+      // team's ledger row is sampled.
+      AtomicBoolean done = new AtomicBoolean();
+      AtomicLong highest = new AtomicLong();
+      Map<UUID, Long> used = new ConcurrentHashMap<>();
+      List<Future<?>> running = new ArrayList<>();
+      int k = 0;
+      for (String agent : roster.values()) {
+        String url = k++ % 2 == 0 ? baseUrl() : other.baseUrl();
+        TestWorker worker = new TestWorker(tokens, owner, agent).connect(url, 60);
+        connected.add(worker);
+        running.add(pool.submit(() -> spend(team, worker, url, estimate, used, done, highest)));
+      }
+      await()
+          .atMost(Duration.ofMinutes(2))
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () -> count("state NOT IN ('completed', 'failed', 'cancelled')", List.of(team)) == 0);
+      done.set(true);
+      for (Future<?> f : running) {
+        f.get();
+      }
+      highest.accumulateAndGet(committed(team), Math::max);
+
+      long spent = used.values().stream().mapToLong(Long::longValue).sum();
+      assertThat(highest.get()).as("spent + reserved, sampled").isLessThanOrEqualTo(limit);
+      assertThat(spent).isLessThanOrEqualTo(limit).isPositive();
+      assertThat(
+              db.sql(
+                      "SELECT spent_tokens, reserved_tokens FROM ledger"
+                          + " WHERE scope = 'team' AND scope_id = :team")
+                  .bind("team", team.id().toString())
+                  .map(
+                      row ->
+                          List.of(
+                              row.get("spent_tokens", Long.class),
+                              row.get("reserved_tokens", Long.class)))
+                  .one()
+                  .block())
+          .as("the team's ledger: spent what the workers reported, nothing held")
+          .containsExactly(spent, 0L);
+      long refusedAtAdmission =
+          count("state = 'failed' AND budget_stop = 'team.tokens'", List.of(team));
+      assertThat(refusedAtAdmission + refusedAtRequest)
+          .as("the rest refused naming the team budget")
+          .isPositive();
+      assertThat(used.size() + refusedAtAdmission + refusedAtRequest)
+          .isEqualTo(members * perMember);
+      assertThat(
+              db.sql(
+                      "SELECT DISTINCT admitted_by FROM job WHERE team_id = :team"
+                          + " AND admitted_by IS NOT NULL")
+                  .bind("team", team.id())
+                  .map(row -> row.get("admitted_by", String.class))
+                  .all()
+                  .collectList()
+                  .block())
+          .as("both replicas admitted")
+          .contains("replica-main", "replica-other");
+    } finally {
+      pool.shutdownNow();
+      connected.forEach(TestWorker::close);
+    }
+  }
+
+  /** Runs the worker's offers, reporting usage up to the estimate, until {@code done}. */
+  private void spend(
+      Teams.Team team,
+      TestWorker worker,
+      String url,
+      long estimate,
+      Map<UUID, Long> used,
+      AtomicBoolean done,
+      AtomicLong highest) {
+    AtomicReference<Map<String, Object>> next = new AtomicReference<>();
+    while (true) {
+      await()
+          .atMost(Duration.ofMinutes(2))
+          .pollInterval(Duration.ofMillis(20))
+          .until(
+              () -> {
+                worker.pollOffer().ifPresent(next::set);
+                return done.get() || next.get() != null;
+              });
+      Map<String, Object> offer = next.getAndSet(null);
+      if (offer == null) {
+        return;
+      }
+      UUID id = TestWorker.jobId(offer);
+      String lease = TestWorker.leaseToken(offer);
+      long tokens = ThreadLocalRandom.current().nextLong(1, estimate + 1);
+      if (tokens % 2 == 0) {
+        worker.report(url, id, "heartbeat", lease, Map.of("usage", Map.of("tokens", tokens / 2)));
+        highest.accumulateAndGet(committed(team), Math::max);
+      }
+      TestWorker.Reply reply =
+          worker.report(
+              url,
+              id,
+              "completed",
+              lease,
+              Map.of("answer", "done", "usage", Map.of("tokens", tokens)));
+      assertThat(reply.status()).as("%s", reply.body()).isEqualTo(200);
+      used.put(id, tokens);
+      highest.accumulateAndGet(committed(team), Math::max);
+    }
+  }
+
+  /** The team's spent and reserved tokens, as its ledger row holds them now. */
+  private long committed(Teams.Team team) {
+    Long value =
+        db.sql(
+                "SELECT spent_tokens + reserved_tokens AS n FROM ledger"
+                    + " WHERE scope = 'team' AND scope_id = :team")
+            .bind("team", team.id().toString())
+            .map(row -> row.get("n", Long.class))
+            .one()
+            .block();
+    return value == null ? 0 : value;
+  }
+
   private Disposable work(
       String owner,
       String agent,

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.r2dbc.core.DatabaseClient;
 
@@ -54,11 +55,21 @@ public final class Teams {
 
   /** A team of the owner whose members (name to agent id) each have their own conversation. */
   public Team create(String ownerId, Map<String, String> members) {
+    return create(ownerId, members, null);
+  }
+
+  /** Like {@link #create(String, Map)}, with {@code lead} (a member's name, or null) leading it. */
+  public Team create(String ownerId, Map<String, String> members, @Nullable String lead) {
     UUID teamId = UUID.randomUUID();
     List<RosterMember> roster =
         members.entrySet().stream()
             .map(
-                m -> new RosterMember(m.getKey(), m.getValue(), false, "conv-" + UUID.randomUUID()))
+                m ->
+                    new RosterMember(
+                        m.getKey(),
+                        m.getValue(),
+                        m.getKey().equals(lead),
+                        "conv-" + UUID.randomUUID()))
             .toList();
     TeamCreated event =
         new TeamCreated(teamId.toString(), ownerId, "team", "goal", "ready", roster, 1);
@@ -78,7 +89,7 @@ public final class Teams {
       List<UUID> unfinished =
           db.sql(
                   "SELECT id FROM job WHERE team_id = :team"
-                      + " AND state NOT IN ('completed', 'failed', 'cancelled')")
+                      + " AND state NOT IN ('completed', 'failed', 'cancelled', 'interrupted')")
               .bind("team", team.id())
               .map(row -> row.get("id", UUID.class))
               .all()

@@ -43,6 +43,7 @@ public final class TestWorker implements AutoCloseable {
   private final ConcurrentLinkedQueue<Map<String, Object>> offers = new ConcurrentLinkedQueue<>();
   private final List<Map<String, Object>> received =
       new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<UUID> interrupts = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final AtomicBoolean connected = new AtomicBoolean();
   private volatile Disposable stream = () -> {};
 
@@ -88,6 +89,9 @@ public final class TestWorker implements AutoCloseable {
                     offers.add(event.data());
                     received.add(event.data());
                   }
+                  if ("interrupt".equals(event.event()) && event.data() != null) {
+                    interrupts.add(jobId(event.data()));
+                  }
                 },
                 error -> connected.set(false),
                 () -> connected.set(false));
@@ -119,6 +123,11 @@ public final class TestWorker implements AutoCloseable {
   /** Every offer this worker received. */
   public List<Map<String, Object>> received() {
     return new ArrayList<>(received);
+  }
+
+  /** The jobs this worker was told on its stream to stop (event {@code interrupt}), in order. */
+  public List<UUID> interrupts() {
+    return List.copyOf(interrupts);
   }
 
   /** Reports on a job to the replica at {@code baseUrl}. */

@@ -25,7 +25,7 @@ final class TaskViews {
       case "waiting_input" -> "TASK_STATE_INPUT_REQUIRED";
       case "completed" -> "TASK_STATE_COMPLETED";
       case "failed" -> "TASK_STATE_FAILED";
-      case "cancelled" -> "TASK_STATE_CANCELED";
+      case "cancelled", "interrupted" -> "TASK_STATE_CANCELED";
       default -> "TASK_STATE_SUBMITTED";
     };
   }
@@ -47,7 +47,10 @@ final class TaskViews {
   /** Whether the job is over. */
   static boolean finished(JsonNode job) {
     String state = job.path("state").asString("");
-    return state.equals("completed") || state.equals("failed") || state.equals("cancelled");
+    return switch (state) {
+      case "completed", "failed", "cancelled", "interrupted" -> true;
+      default -> false;
+    };
   }
 
   /** The Task object of a job, as the public API shows it. */
@@ -86,7 +89,9 @@ final class TaskViews {
           question.hasNonNull("text")
               ? question.get("text").asString()
               : json.writeValueAsString(question.path("payload"));
-    } else if (jobState.equals("failed") || jobState.equals("cancelled")) {
+    } else if (jobState.equals("failed")
+        || jobState.equals("cancelled")
+        || jobState.equals("interrupted")) {
       text = job.path("result").path("error").asString(null);
     }
     if (text != null) {

@@ -22,8 +22,11 @@ public class ServiceRoutes {
                 r.order(0)
                     .path(
                         "/api/v1/agents/*/jobs/**",
+                        "/api/v1/agents/*/worker",
+                        "/api/v1/workers",
                         "/api/v1/jobs/**",
                         "/api/v1/teams/*/requests/**",
+                        "/api/v1/teams/*/jobs/**",
                         "/api/v1/teams/*/runs/**",
                         "/api/v1/teams/*/activity/**",
                         "/api/v1/teams/*/spend/**",

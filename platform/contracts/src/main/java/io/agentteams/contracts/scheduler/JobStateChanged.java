@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * @param kind {@code request}, {@code handoff} or {@code receipt}
  * @param state {@code queued}, {@code admitted}, {@code running}, {@code waiting_input}, {@code
  *     waiting_worker} (no worker took it in time; it gave its slot back), {@code unknown}, {@code
- *     completed}, {@code failed} or {@code cancelled}
+ *     completed}, {@code failed}, {@code cancelled} or {@code interrupted} (its team's lead or
+ *     owner stopped its turn)
  * @param previousState the state before, null for a new job
  * @param jobRevision increases with every transition of this job; stale events are ignored
  */
@@ -33,7 +34,7 @@ public record JobStateChanged(
   /** Whether a job in this state still holds work for its team. */
   public static boolean isUnfinished(String state) {
     return switch (state) {
-      case "completed", "failed", "cancelled" -> false;
+      case "completed", "failed", "cancelled", "interrupted" -> false;
       default -> true;
     };
   }

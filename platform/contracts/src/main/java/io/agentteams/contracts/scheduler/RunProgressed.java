@@ -10,10 +10,11 @@ import org.jspecify.annotations.Nullable;
  *
  * @param runId the run
  * @param teamId its team
- * @param kind what happened: {@code run.started}, {@code plan.requested}, {@code plan.ready},
- *     {@code plan.awaiting_approval}, {@code plan.approved}, {@code round.started}, {@code
- *     task.assigned}, {@code task.result}, {@code task.error}, {@code task.blocked}, {@code
- *     synthesis.started}, {@code run.complete}, {@code run.failed} or {@code run.cancelled}
+ * @param kind what happened: {@code run.started}, {@code plan.requested}, {@code plan.submitted}
+ *     (handed to the task board), {@code plan.ready}, {@code plan.awaiting_approval}, {@code
+ *     plan.approved}, {@code round.started}, {@code task.assigned}, {@code task.result}, {@code
+ *     task.error}, {@code task.blocked}, {@code synthesis.started}, {@code run.complete}, {@code
+ *     run.failed} or {@code run.cancelled}
  * @param state the run's state after it: {@code planning}, {@code awaiting_approval}, {@code
  *     running}, {@code synthesising}, {@code completed}, {@code failed} or {@code cancelled}
  * @param round the round the run is in (0 before the first)

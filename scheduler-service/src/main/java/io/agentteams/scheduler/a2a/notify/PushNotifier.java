@@ -242,7 +242,10 @@ public class PushNotifier {
     Outcome outcome = job.outcome();
     if (state.equals(JobState.WAITING_INPUT.wire()) && question != null) {
       text = question.content();
-    } else if ((state.equals("failed") || state.equals("cancelled")) && outcome != null) {
+    } else if ((state.equals("failed")
+            || state.equals("cancelled")
+            || state.equals(JobState.INTERRUPTED.wire()))
+        && outcome != null) {
       text = outcome.error();
     }
     if (text != null) {
@@ -267,7 +270,7 @@ public class PushNotifier {
       case "waiting_input" -> "TASK_STATE_INPUT_REQUIRED";
       case "completed" -> "TASK_STATE_COMPLETED";
       case "failed" -> "TASK_STATE_FAILED";
-      case "cancelled" -> "TASK_STATE_CANCELED";
+      case "cancelled", "interrupted" -> "TASK_STATE_CANCELED";
       default -> "TASK_STATE_SUBMITTED";
     };
   }

@@ -81,7 +81,8 @@ public class A2aTaskStore {
             """
             SELECT t.job_id, j.owner_id, j.agent_id, t.task_id FROM a2a_task t
             JOIN job j ON j.id = t.job_id
-            WHERE t.task_id IS NOT NULL AND NOT t.cancel_sent AND j.state = 'cancelled'
+            WHERE t.task_id IS NOT NULL AND NOT t.cancel_sent
+              AND j.state IN ('cancelled', 'interrupted')
               AND (t.task_state IS NULL OR t.task_state NOT IN
                    ('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED',
                     'TASK_STATE_REJECTED'))
@@ -114,8 +115,9 @@ public class A2aTaskStore {
             """
             DELETE FROM a2a_task WHERE job_id IN (
                 SELECT t.job_id FROM a2a_task t JOIN job j ON j.id = t.job_id
-                WHERE j.state IN ('completed', 'failed', 'cancelled') AND j.finished_at < :before
-                  AND (j.state <> 'cancelled' OR t.cancel_sent OR t.task_id IS NULL)
+                WHERE j.state IN ('completed', 'failed', 'cancelled', 'interrupted') AND j.finished_at < :before
+                  AND (j.state NOT IN ('cancelled', 'interrupted') OR t.cancel_sent
+                       OR t.task_id IS NULL)
                 LIMIT :max)
             """)
         .bind("before", JobStore.utc(before))

@@ -173,7 +173,7 @@ public class PushConfigStore {
             """
             WITH old AS (
                 SELECT c.job_id FROM a2a_push_config c JOIN job j ON j.id = c.job_id
-                WHERE j.state IN ('completed', 'failed', 'cancelled') AND j.finished_at < :before
+                WHERE j.state IN ('completed', 'failed', 'cancelled', 'interrupted') AND j.finished_at < :before
                 LIMIT :max),
             gone AS (DELETE FROM a2a_push_delivery WHERE job_id IN (SELECT job_id FROM old))
             DELETE FROM a2a_push_config WHERE job_id IN (SELECT job_id FROM old)

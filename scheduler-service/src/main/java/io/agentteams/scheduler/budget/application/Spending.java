@@ -173,6 +173,11 @@ public class Spending {
    * A running job reported more usage than before: its hold grows to cover it, or, when a budget
    * has no room for the growth, the budget is returned and the caller stops the job (it then
    * settles like any finished job). Waits for the balances' locks, taken in scope order.
+   *
+   * <p>A budget set (or lowered) while the job runs applies from this report: a scope the job
+   * counts against that has a budget now but held nothing of the job's at admission first takes the
+   * job's hold (as admission would have reserved it), then the growth; either not fitting stops the
+   * job. Fail closed: a job never runs on past a budget because it was admitted before it.
    */
   public Mono<Optional<BudgetExceeded>> reported(Job job, Instant now) {
     return store
@@ -180,29 +185,61 @@ public class Spending {
         .flatMap(
             accounts -> {
               JobAccount account = accounts.get(job.id());
-              if (account == null || account.settled() || account.heldOn().isEmpty()) {
-                // Nothing held: no scope had a budget at admission, so no budget to grow against.
+              if (account == null || account.settled()) {
                 return Mono.just(Optional.<BudgetExceeded>empty());
               }
-              List<Scope> scopes = account.heldOn();
-              return lockAll(job, scopes, now)
+              List<Scope> all = scopes(job, account.runId());
+              return store
+                  .budgeted(all)
                   .flatMap(
-                      locked -> {
-                        Ledger ledger = new Ledger(locked.values());
-                        Ledger.Growth growth =
-                            ledger.grow(scopes, account.hold(), job.usage(), now);
-                        if (growth.stopped().isPresent()) {
-                          stops.increment();
-                          return store
-                              .stopped(job.id(), growth.stopped().get().budget())
-                              .thenReturn(growth.stopped());
+                      set -> {
+                        List<Scope> joining =
+                            all.stream()
+                                .filter(s -> set.contains(s) || settings.defaults(s.kind()).any())
+                                .filter(s -> !account.heldOn().contains(s))
+                                .toList();
+                        List<Scope> holding = new ArrayList<>(account.heldOn());
+                        holding.addAll(joining);
+                        if (holding.isEmpty()) {
+                          // No scope has a budget: nothing to grow against.
+                          return Mono.just(Optional.<BudgetExceeded>empty());
                         }
-                        return store
-                            .write(ledger.touched(), now)
-                            .then(store.hold(job.id(), growth.hold(), false))
-                            .thenReturn(Optional.<BudgetExceeded>empty());
+                        return lockAll(job, holding, now)
+                            .flatMap(locked -> grow(job, account, joining, holding, locked, now));
                       });
             });
+  }
+
+  private Mono<Optional<BudgetExceeded>> grow(
+      Job job,
+      JobAccount account,
+      List<Scope> joining,
+      List<Scope> holding,
+      Map<Scope, Balance> locked,
+      Instant now) {
+    Ledger ledger = new Ledger(locked.values());
+    Optional<BudgetExceeded> stopped = Optional.empty();
+    if (!joining.isEmpty()) {
+      stopped = ledger.grow(joining, Usage.NONE, account.hold(), now).stopped();
+    }
+    Ledger.Growth growth = null;
+    if (stopped.isEmpty()) {
+      growth = ledger.grow(holding, account.hold(), job.usage(), now);
+      stopped = growth.stopped();
+    }
+    if (stopped.isPresent()) {
+      // Nothing of this report is written: the job is stopped and settles from its old hold.
+      stops.increment();
+      return store.stopped(job.id(), stopped.get().budget()).thenReturn(stopped);
+    }
+    Usage hold = growth.hold();
+    return store
+        .write(ledger.touched(), now)
+        .then(
+            joining.isEmpty()
+                ? store.hold(job.id(), hold, false)
+                : store.holdAll(Map.of(job.id(), holding), hold))
+        .thenReturn(Optional.<BudgetExceeded>empty());
   }
 
   /**

@@ -76,10 +76,12 @@ public class LedgerStore {
       return Mono.just(Map.of());
     }
     return db.sql(
-            "SELECT j.id, rj.run_id, j.reserved_tokens, j.reserved_cost, j.reserved_on,"
-                + " j.settled FROM job j"
-                // A chain is named after its first job: a run's job, and every hand-off and
-                // receipt in the chain it starts, count against the run.
+            "SELECT j.id, COALESCE(r.id, rj.run_id) AS run_id, j.reserved_tokens,"
+                + " j.reserved_cost, j.reserved_on, j.settled FROM job j"
+                // A run is one chain named after the run: its jobs, and every hand-off and
+                // receipt in it, count against the run. (A chain named after its first job, a
+                // run's job, is how runs started before that were counted.)
+                + " LEFT JOIN team_run r ON r.id = j.chain_id"
                 + " LEFT JOIN run_job rj ON rj.job_id = j.chain_id WHERE j.id = ANY(:ids)")
         .bind("ids", jobIds.toArray(UUID[]::new))
         .map(

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -25,6 +26,7 @@ import reactor.core.publisher.Mono;
 public class PullStreams {
 
   private static final Logger log = LoggerFactory.getLogger(PullStreams.class);
+  private static final char SEPARATOR = '\u001f';
 
   private final DispatchPort dispatch;
   private final DatabaseSignals signals;
@@ -79,6 +81,20 @@ public class PullStreams {
         .concatMap(trigger -> claimAll(agent, terms), 1)
         .doOnSubscribe(s -> open.incrementAndGet())
         .doFinally(signal -> open.decrementAndGet());
+  }
+
+  /**
+   * The jobs this stream's worker holds that were interrupted, as the database announces them (on
+   * whichever replica the interrupt happened), for as long as it stays subscribed. A notification
+   * lost while this replica's listening connection was down is not replayed: the worker's next
+   * heartbeat for the job is refused as a report on an ended job, which stops the turn too.
+   */
+  public Flux<UUID> interrupts(AgentKey agent, Terms terms) {
+    String prefix = agent.payload() + SEPARATOR + terms.workerId() + SEPARATOR;
+    return signals
+        .on(DatabaseSignals.INTERRUPT)
+        .filter(n -> !n.catchUp() && n.payload().startsWith(prefix))
+        .map(n -> UUID.fromString(n.payload().substring(prefix.length())));
   }
 
   /**

@@ -7,6 +7,7 @@ import io.agentteams.platform.web.WebProblems;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.dispatch.application.PullStreams;
 import io.agentteams.scheduler.dispatch.domain.AgentKey;
+import io.agentteams.scheduler.presence.application.Presences;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -25,9 +26,12 @@ import tools.jackson.databind.json.JsonMapper;
  * (event {@code job}), each under a lease the worker asked for with {@code lease_seconds}. A worker
  * that names itself with {@code worker_id} and says how many jobs it runs at once with {@code
  * max_jobs} is offered no more than that while its leases are live (across reconnects, as long as
- * it keeps its id). Idle streams get heartbeat comments. Offers are claimed, not replayed: a job
- * whose offer was lost in transit is offered again for reconciliation once its lease lapses, naming
- * the worker that held it.
+ * it keeps its id). A job the team's lead interrupts while this worker holds its lease comes as
+ * event {@code interrupt} ({@code {job_id, state}}): the worker stops the turn and reports nothing
+ * more for it. Idle streams get heartbeat comments. While the stream is open its agent's worker
+ * counts as connected ({@code GET /api/v1/agents/{agentId}/worker}), whichever replica holds it.
+ * Offers are claimed, not replayed: a job whose offer was lost in transit is offered again for
+ * reconciliation once its lease lapses, naming the worker that held it.
  */
 @RestController
 public class JobStreamController {
@@ -39,10 +43,16 @@ public class JobStreamController {
   private final JsonMapper json;
   private final SchedulerProperties.Dispatch properties;
   private final StreamDrain drain;
+  private final Presences presences;
 
   public JobStreamController(
-      PullStreams streams, JsonMapper json, SchedulerProperties properties, StreamDrain drain) {
+      PullStreams streams,
+      JsonMapper json,
+      SchedulerProperties properties,
+      StreamDrain drain,
+      Presences presences) {
     this.streams = streams;
+    this.presences = presences;
     this.json = json;
     this.properties = properties.dispatch();
     this.drain = drain;
@@ -51,7 +61,7 @@ public class JobStreamController {
   @GetMapping(
       path = "/api/v1/agents/{agentId}/jobs/stream",
       produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-  public Flux<ServerSentEvent<OfferView>> stream(
+  public Flux<ServerSentEvent<Object>> stream(
       Caller.Worker worker,
       @PathVariable String agentId,
       @RequestParam(name = "lease_seconds", required = false) @Nullable Integer leaseSeconds,
@@ -79,20 +89,43 @@ public class JobStreamController {
             streams.leaseTtl(leaseSeconds),
             workerId == null ? "stream-" + UUID.randomUUID() : workerId,
             maxJobs);
-    Flux<ServerSentEvent<OfferView>> offers =
+    AgentKey agent = new AgentKey(worker.ownerId(), agentId);
+    Flux<ServerSentEvent<Object>> offers =
         streams
-            .offers(new AgentKey(worker.ownerId(), agentId), terms)
+            .offers(agent, terms)
             .map(
                 offer ->
-                    ServerSentEvent.builder(OfferView.of(offer, json))
+                    ServerSentEvent.<Object>builder(OfferView.of(offer, json))
                         .event("job")
                         .id(offer.spec().id() + ":" + offer.job().offers())
                         .build());
-    Flux<ServerSentEvent<OfferView>> heartbeats =
+    Flux<ServerSentEvent<Object>> interrupts =
+        streams
+            .interrupts(agent, terms)
+            .map(
+                jobId ->
+                    ServerSentEvent.<Object>builder(new InterruptView(jobId, "interrupted"))
+                        .event("interrupt")
+                        .build());
+    Flux<ServerSentEvent<Object>> heartbeats =
         Flux.interval(properties.streamHeartbeat())
-            .map(tick -> ServerSentEvent.<OfferView>builder().comment("heartbeat").build());
-    return Flux.concat(
-        Flux.just(ServerSentEvent.<OfferView>builder().comment("connected").build()),
-        drain.endOnShutdown(Flux.merge(offers, heartbeats)));
+            .map(tick -> ServerSentEvent.builder().comment("heartbeat").build());
+    // The worker counts as connected (on every replica) from before the first comment until the
+    // stream ends.
+    return presences.whileOpen(
+        agent,
+        terms.workerId(),
+        streamId ->
+            Flux.concat(
+                Flux.just(ServerSentEvent.builder().comment("connected").build()),
+                drain.endOnShutdown(Flux.merge(offers, interrupts, heartbeats))));
   }
+
+  /**
+   * The {@code interrupt} event: the job whose turn is to stop.
+   *
+   * @param jobId the job, which this worker holds
+   * @param state the job's state now, {@code interrupted}
+   */
+  public record InterruptView(UUID jobId, String state) {}
 }

@@ -20,11 +20,13 @@ import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.JobLimits;
 import io.agentteams.scheduler.job.domain.JobProblems;
 import io.agentteams.scheduler.job.domain.JobSpec;
+import io.agentteams.scheduler.job.domain.JobState;
 import io.agentteams.scheduler.job.domain.MemberRef;
 import io.agentteams.scheduler.job.domain.RequestFingerprint;
 import io.agentteams.scheduler.job.messaging.JobEvents;
 import io.agentteams.scheduler.job.persistence.JobStore;
 import io.agentteams.scheduler.job.persistence.QuotaStore;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -49,6 +51,12 @@ import reactor.core.publisher.Mono;
  */
 @Service
 public class JobRequests {
+
+  /**
+   * The states of a head whose turn its runtime has begun, which {@code if_busy: interrupt} stops.
+   */
+  private static final Set<JobState> TURN_UNDER_WAY =
+      EnumSet.of(JobState.RUNNING, JobState.UNKNOWN, JobState.WAITING_INPUT);
 
   /** A failed or deleted team accepts no requests; a team in any other status does. */
   private static final Set<TeamStatus> ACCEPTING =
@@ -87,6 +95,7 @@ public class JobRequests {
       List<JobSpec> specs,
       Budget chainBudget,
       IfBusy ifBusy,
+      String interrupter,
       Instant now) {}
 
   private final RosterAccess access;
@@ -96,6 +105,8 @@ public class JobRequests {
   private final TransactionalOperator transactions;
   private final JobLimits limits;
   private final Spending spending;
+  private final JobTransitions transitions;
+  private final MeterRegistry meters;
   private final Clock clock;
 
   public JobRequests(
@@ -105,7 +116,9 @@ public class JobRequests {
       JobEvents events,
       TransactionalOperator transactions,
       Spending spending,
+      JobTransitions transitions,
       SchedulerProperties properties,
+      MeterRegistry meters,
       Clock clock) {
     this.access = access;
     this.jobs = jobs;
@@ -114,6 +127,8 @@ public class JobRequests {
     this.transactions = transactions;
     this.limits = properties.jobs().limits();
     this.spending = spending;
+    this.transitions = transitions;
+    this.meters = meters;
     this.clock = clock;
   }
 
@@ -255,7 +270,16 @@ public class JobRequests {
                         UUID.randomUUID(), teamId, grant.ownerId(), target, input, key, now))
             .toList();
     return new Submission(
-        teamId, grant.ownerId(), JobSpec.OWNER, key, fingerprint, specs, budget, ifBusy, now);
+        teamId,
+        grant.ownerId(),
+        JobSpec.OWNER,
+        key,
+        fingerprint,
+        specs,
+        budget,
+        ifBusy,
+        JobCommands.actor(grant),
+        now);
   }
 
   private Mono<Submission> handOffSubmission(
@@ -266,6 +290,9 @@ public class JobRequests {
       Budget budget,
       IfBusy ifBusy) {
     Acting.AsMember self = grant.member();
+    if (ifBusy == IfBusy.INTERRUPT && !self.lead()) {
+      return Mono.error(JobProblems.notLead(self.name(), grant.team().teamId()));
+    }
     Roster.Member sender = grant.team().member(self.name()).orElseThrow();
     MemberRef from = new MemberRef(sender.name(), sender.agentId(), sender.conversationId());
     MemberRef target = targets(grant.team(), recipients).get(0);
@@ -303,6 +330,7 @@ public class JobRequests {
                   List.of(spec),
                   executing.isPresent() ? Budget.NONE : budget,
                   ifBusy,
+                  JobCommands.actor(grant),
                   now);
             });
   }
@@ -313,6 +341,23 @@ public class JobRequests {
    */
   private Mono<Submitted> submitOnce(
       Submission submission, Function<QuotaStore.TeamQuota, Mono<Void>> withinLimits) {
+    if (submission.ifBusy() == IfBusy.INTERRUPT) {
+      // Locks in the order every transition takes them: the jobs, the team's event key, then
+      // (below) its quota row.
+      return lockHeads(submission)
+          .flatMap(
+              heads ->
+                  jobs.lockTeamEvents(submission.teamId())
+                      .then(
+                          underQuota(submission, withinLimits, interruptHeads(submission, heads))));
+    }
+    return underQuota(submission, withinLimits, refuseIfBusy(submission));
+  }
+
+  private Mono<Submitted> underQuota(
+      Submission submission,
+      Function<QuotaStore.TeamQuota, Mono<Void>> withinLimits,
+      Mono<Void> ifBusy) {
     return quotas
         .lockTeam(submission.teamId(), submission.ownerId())
         .flatMap(
@@ -321,10 +366,65 @@ public class JobRequests {
                     .switchIfEmpty(
                         Mono.defer(
                             () ->
-                                withinLimits
-                                    .apply(quota)
-                                    .then(refuseIfBusy(submission))
-                                    .then(create(submission)))));
+                                withinLimits.apply(quota).then(ifBusy).then(create(submission)))));
+  }
+
+  /**
+   * With {@code if_busy: interrupt}: locks the head of each recipient's conversation, in
+   * conversation order (so two submissions never wait on each other in a cycle). A head locked
+   * stays the head until the transaction ends: no transition can end it meanwhile, and jobs created
+   * later queue behind it.
+   */
+  private Mono<List<Job>> lockHeads(Submission submission) {
+    return Flux.fromIterable(submission.specs())
+        .map(spec -> spec.target().conversationId())
+        .distinct()
+        .sort()
+        .concatMap(conversation -> lockHead(conversation, 5))
+        .collectList();
+  }
+
+  /**
+   * The conversation's unfinished head, locked; a head that ended before its lock is read again.
+   */
+  private Mono<Job> lockHead(String conversationId, int attempts) {
+    return jobs.conversationHead(conversationId)
+        .flatMap(head -> jobs.lock(head.id()))
+        .flatMap(
+            locked ->
+                !locked.state().finished()
+                    ? Mono.just(locked)
+                    : attempts <= 1 ? Mono.empty() : lockHead(conversationId, attempts - 1));
+  }
+
+  /**
+   * Interrupts each locked head whose turn its runtime has begun (running, its outcome unknown, or
+   * paused with a question), naming who asked and the job that takes its place. A head that has not
+   * begun (queued, admitted but not yet started, waiting for a worker) is left: the new job queues
+   * behind it, so two interrupting requests run one after the other rather than the second cutting
+   * off the first before it started.
+   */
+  private Mono<Void> interruptHeads(Submission submission, List<Job> heads) {
+    return Flux.fromIterable(heads)
+        .filter(head -> TURN_UNDER_WAY.contains(head.state()))
+        .concatMap(
+            head -> {
+              JobSpec next =
+                  submission.specs().stream()
+                      .filter(
+                          spec ->
+                              spec.target()
+                                  .conversationId()
+                                  .equals(head.spec().target().conversationId()))
+                      .findFirst()
+                      .orElseThrow();
+              String reason =
+                  "interrupted by " + submission.interrupter() + " for job " + next.id();
+              return transitions
+                  .applyLocked(head, (job, now) -> job.interrupt(reason, now))
+                  .doOnNext(job -> JobCommands.countInterrupt(meters, "if_busy"));
+            })
+        .then();
   }
 
   /**

@@ -10,7 +10,13 @@ public enum IfBusy {
   /** Queue behind the job (the default): the conversation runs its jobs one after another. */
   ENQUEUE("enqueue"),
   /** Refuse the request, naming the job the conversation is busy with. */
-  REJECT("reject");
+  REJECT("reject"),
+  /**
+   * Interrupt the job whose turn is under way in the conversation, then run this one next (only the
+   * team's lead or its owner may ask this). A conversation whose head has no turn under way
+   * (queued, waiting for a worker) is not interrupted: the request queues behind it.
+   */
+  INTERRUPT("interrupt");
 
   private final String wire;
 

@@ -511,6 +511,24 @@ public final class Job {
     return ended(JobState.CANCELLED, cancelled, Usage.NONE, null, now);
   }
 
+  /**
+   * The team's lead (or its owner) stops the job's turn: it ends {@code interrupted} with {@code
+   * reason}, releasing its slot and its conversation. Its lease stays as it was, so a runtime's
+   * late report names a current token and is refused as a report on an ended job. Interrupting
+   * twice changes nothing; a job with no turn under way (queued, waiting for a worker) or already
+   * ended cannot be interrupted.
+   */
+  public @Nullable JobChange interrupt(String reason, Instant now) {
+    if (state() == JobState.INTERRUPTED) {
+      return null;
+    }
+    if (!state().interruptible()) {
+      throw JobProblems.wrongState(id(), state(), "be interrupted");
+    }
+    Outcome interrupted = new Outcome(null, false, reason);
+    return ended(JobState.INTERRUPTED, interrupted, Usage.NONE, null, now);
+  }
+
   // ---- the sweeper ----
 
   /**

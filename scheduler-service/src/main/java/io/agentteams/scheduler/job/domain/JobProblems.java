@@ -77,7 +77,17 @@ public final class JobProblems {
   /** An {@code if_busy} value the scheduler does not know. */
   public static DomainFailure unknownIfBusy(String value) {
     return DomainFailure.invalid(
-        "invalid-if-busy", "if_busy must be enqueue or reject", Map.of("if_busy", value));
+        "invalid-if-busy",
+        "if_busy must be enqueue, reject or interrupt",
+        Map.of("if_busy", value));
+  }
+
+  /** A member that does not lead its team asked to interrupt a job. */
+  public static DomainFailure notLead(String member, UUID teamId) {
+    return DomainFailure.forbidden(
+        "not-lead",
+        member + " does not lead team " + teamId + "; only the lead interrupts a member's job",
+        Map.of("member", member));
   }
 
   /** A member token whose name is not on the team's roster. */

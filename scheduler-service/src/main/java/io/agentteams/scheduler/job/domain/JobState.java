@@ -21,7 +21,13 @@ public enum JobState {
   UNKNOWN("unknown"),
   COMPLETED("completed"),
   FAILED("failed"),
-  CANCELLED("cancelled");
+  CANCELLED("cancelled"),
+  /**
+   * Stopped mid-turn by the team's lead (or its owner): the runtime was asked to stop, the slot and
+   * the conversation are free for the next job, and nothing of the member's conversation or inbox
+   * is discarded.
+   */
+  INTERRUPTED("interrupted");
 
   private final String wire;
 
@@ -48,6 +54,14 @@ public enum JobState {
 
   /** Whether the job is over; a finished job never changes state again. */
   public boolean finished() {
-    return this == COMPLETED || this == FAILED || this == CANCELLED;
+    return this == COMPLETED || this == FAILED || this == CANCELLED || this == INTERRUPTED;
+  }
+
+  /**
+   * Whether a job in this state has a turn under way that an interrupt can stop: it holds a slot
+   * (admitted, running, or with its outcome unknown) or it paused its turn with a question.
+   */
+  public boolean interruptible() {
+    return holdsSlot() || this == WAITING_INPUT;
   }
 }

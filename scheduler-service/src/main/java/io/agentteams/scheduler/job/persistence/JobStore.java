@@ -1,5 +1,6 @@
 package io.agentteams.scheduler.job.persistence;
 
+import io.agentteams.platform.outbox.Outbox;
 import io.agentteams.scheduler.job.domain.Answer;
 import io.agentteams.scheduler.job.domain.InputKind;
 import io.agentteams.scheduler.job.domain.Job;
@@ -158,6 +159,20 @@ public class JobStore {
         .one();
   }
 
+  /**
+   * Takes the team's event ordering lock for this transaction, waiting for it: the lock every
+   * transition of the team's jobs takes after the job's own row and before its team's quota row,
+   * for a submission that locks jobs and then the quota.
+   */
+  public Mono<Void> lockTeamEvents(UUID teamId) {
+    return db.sql("SELECT pg_advisory_xact_lock(:namespace, hashtext(:team)) IS NULL AS locked")
+        .bind("namespace", Outbox.KEY_LOCK_NAMESPACE)
+        .bind("team", teamId.toString())
+        .map(row -> row.get("locked", Boolean.class))
+        .one()
+        .then();
+  }
+
   /** The job if nobody else holds its lock right now, locked until the transaction ends. */
   public Mono<Job> lockIfFree(UUID id) {
     return db.sql("SELECT " + COLUMNS + " FROM job WHERE id = :id FOR UPDATE SKIP LOCKED")
@@ -174,7 +189,8 @@ public class JobStore {
             "SELECT "
                 + COLUMNS
                 + " FROM job WHERE conversation_id = :conversation"
-                + " AND state NOT IN ('completed', 'failed', 'cancelled') ORDER BY seq LIMIT 1")
+                + " AND state NOT IN ('completed', 'failed', 'cancelled', 'interrupted')"
+                + " ORDER BY seq LIMIT 1")
         .bind("conversation", conversationId)
         .map(JobStore::read)
         .one();

@@ -13,7 +13,11 @@ import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** {@code /api/v1/jobs/{jobId}}: the owner reads, answers and cancels a job. */
+/**
+ * {@code /api/v1/jobs/{jobId}}: the owner reads, answers and cancels a job; {@code
+ * /api/v1/teams/{teamId}/jobs/{jobId}/interrupt}: the team's lead (or its owner) interrupts a
+ * member's job.
+ */
 @RestController
 public class JobController {
 
@@ -50,6 +54,17 @@ public class JobController {
   @PostMapping("/api/v1/jobs/{jobId}/cancel")
   public Mono<JobView> cancel(Caller.Owner owner, @PathVariable UUID jobId) {
     return commands.cancel(owner, jobId).map(job -> JobView.of(job, json));
+  }
+
+  /**
+   * Stops the job's turn: it ends {@code interrupted} and its runtime is told (a pull worker gets
+   * an {@code interrupt} event on its job stream, an A2A agent a CancelTask, a webhook agent no
+   * further push). Only the team's lead or its owner; repeating it answers the interrupted job.
+   */
+  @PostMapping("/api/v1/teams/{teamId}/jobs/{jobId}/interrupt")
+  public Mono<JobView> interrupt(
+      Caller caller, @PathVariable UUID teamId, @PathVariable UUID jobId) {
+    return commands.interrupt(caller, teamId, jobId).map(job -> JobView.of(job, json));
   }
 
   /** An answer: text for a clarification or a JSON response for an interrupt. */

@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One task of a plan, as the planner described it and the plan normalised it.
+ * One task of a plan, as the planner described it and the task board imported it.
  *
- * @param key the task's id within the plan (lowercase kebab-case)
+ * @param key the task's key within the plan, as the board normalised it
  * @param assignee the member that does it
  * @param title a short name
  * @param instruction what the member is asked to do

@@ -107,10 +107,16 @@ public final class Run {
     this.finishedAt = stored.finishedAt();
   }
 
-  /** A new run, planning: the returned order asks the planner for the plan. */
   /** How the reason of a job a budget refused or stopped begins (the ledger's problem code). */
   public static final String BUDGET_STOP = "budget-exceeded";
 
+  /**
+   * How the reason of a task begins when its job was not created because the run's chain (a run is
+   * one request chain) reached its request limit.
+   */
+  public static final String REQUEST_LIMIT_STOP = "chain-request-limit";
+
+  /** A new run, planning: the returned order asks the planner for the plan. */
   public static Run start(
       UUID id, UUID teamId, String ownerId, String objective, RunOptions options, Instant now) {
     Objects.requireNonNull(objective, "objective");
@@ -193,21 +199,42 @@ public final class Run {
   }
 
   /**
-   * The planner's answer was read into a plan (or, unread, replaced by the fallback plan): the run
-   * waits for approval if it must, otherwise dispatches its first round.
+   * The planner's answer was read into tasks (or, unread, replaced by the fallback of one task per
+   * member) and handed to the task board, which owns plans: the run waits in {@code planning} for
+   * the board's import.
    */
-  public List<JobOrder> planned(Plan plan, boolean fallback, List<String> members, Instant now) {
+  public void submitted(int taskCount, boolean fallback, Instant now) {
     requireState(RunState.PLANNING);
     planFallback = fallback;
+    record(
+        "plan.submitted",
+        null,
+        options.planner(),
+        plannerJobId,
+        (fallback ? "no plan could be read; fallback of one task per member: " : "")
+            + taskCount
+            + " tasks handed to the task board",
+        now);
+  }
+
+  /**
+   * The task board imported the plan: the run follows its tasks as the board normalised them, waits
+   * for approval if it must, otherwise dispatches its first round. A run no longer planning (it was
+   * cancelled meanwhile) or already planned changes nothing.
+   */
+  public List<JobOrder> planned(Plan plan, List<String> members, Instant now) {
+    if (state != RunState.PLANNING || !tasks.isEmpty()) {
+      return List.of();
+    }
     plan.tasks().forEach(task -> tasks.add(RunTask.pending(task)));
     record(
         "plan.ready",
         null,
         options.planner(),
         plannerJobId,
-        (fallback ? "no plan could be read; fallback of one task per member: " : "")
+        (planFallback ? "fallback of one task per member: " : "")
             + plan.tasks().size()
-            + " tasks",
+            + " tasks, imported by the task board",
         now);
     if (options.requirePlanApproval()) {
       state = RunState.AWAITING_APPROVAL;
@@ -218,9 +245,14 @@ public final class Run {
     return advance(members, now);
   }
 
-  /** The planner gave no plan the run can follow: the run fails, saying why. */
+  /**
+   * The planner gave no plan the run can follow, or the task board refused it: the run fails,
+   * saying why. A run no longer planning changes nothing.
+   */
   public void planRefused(String why, Instant now) {
-    requireState(RunState.PLANNING);
+    if (state != RunState.PLANNING) {
+      return;
+    }
     fail("no plan: " + why, now);
   }
 
@@ -290,6 +322,31 @@ public final class Run {
     record("task.blocked", key, task.definition().assignee(), task.jobId(), why, now);
     record("run.budget_stopped", null, null, null, "stopped dispatching: " + why, now);
     return advance(List.of(), now);
+  }
+
+  /**
+   * The job an order asked for was not created: the run's chain reached its request limit ({@code
+   * why} names it). For a task, it is blocked with the limit and the run stops dispatching as at a
+   * budget: pending tasks are blocked, running ones may finish, then the run fails. The planner's
+   * or synthesiser's job not created ends the run at once.
+   */
+  public void stoppedAtRequestLimit(JobOrder order, String why, Instant now) {
+    String reason = REQUEST_LIMIT_STOP + ": " + why;
+    if (order.role() != JobOrder.Role.TASK) {
+      abandon("stopped at the chain's request limit: " + why, now);
+      return;
+    }
+    RunTask task = task(Objects.requireNonNull(order.taskKey()));
+    if (state != RunState.RUNNING || task.state() != TaskState.RUNNING) {
+      return;
+    }
+    boolean first = stop().isEmpty();
+    replace(task.blocked(reason));
+    record("task.blocked", task.key(), task.definition().assignee(), null, reason, now);
+    if (first) {
+      record("run.limit_stopped", null, null, null, "stopped dispatching: " + reason, now);
+    }
+    advance(List.of(), now);
   }
 
   /** The synthesiser's job ended: its answer is the run's result. */
@@ -369,15 +426,21 @@ public final class Run {
   }
 
   private List<JobOrder> advance(List<String> members, Instant now) {
-    Optional<String> budget = budgetStop();
-    if (budget.isPresent()) {
+    Optional<String> stop = stop();
+    if (stop.isPresent()) {
       for (RunTask task : List.copyOf(tasks)) {
         if (task.state() == TaskState.PENDING) {
-          block(task, budget.get(), now);
+          block(task, stop.get(), now);
         }
       }
-      if (tasks.stream().noneMatch(t -> t.state() == TaskState.RUNNING)) {
-        fail("stopped at the budget: " + budget.get(), now);
+      if (state == RunState.RUNNING
+          && tasks.stream().noneMatch(t -> t.state() == TaskState.RUNNING)) {
+        fail(
+            (stop.get().startsWith(BUDGET_STOP)
+                    ? "stopped at the budget: "
+                    : "stopped at the chain's request limit: ")
+                + stop.get(),
+            now);
       }
       return List.of();
     }
@@ -434,12 +497,15 @@ public final class Run {
     return orders;
   }
 
-  /** The budget that stopped a task of this run, if one did: the run dispatches nothing more. */
-  private Optional<String> budgetStop() {
+  /**
+   * The budget or request limit that stopped a task of this run, if one did: the run dispatches
+   * nothing more.
+   */
+  private Optional<String> stop() {
     return tasks.stream()
         .filter(t -> t.state() == TaskState.BLOCKED && t.error() != null)
         .map(RunTask::error)
-        .filter(error -> error.startsWith(BUDGET_STOP))
+        .filter(error -> error.startsWith(BUDGET_STOP) || error.startsWith(REQUEST_LIMIT_STOP))
         .findFirst();
   }
 

@@ -5,8 +5,9 @@ import java.util.Map;
 
 /**
  * The inputs a run gives its jobs: the planner is asked for a plan in a stated shape (though its
- * answer is read tolerantly), each task's member gets the objective, its task, its dependencies'
- * results and who is on the team, and the synthesiser gets everything the tasks produced.
+ * answer is read tolerantly), each task's member gets the team's context (goal, public state,
+ * recent messages), the objective, its task, its dependencies' results and who is on the team, and
+ * the synthesiser gets everything the tasks produced.
  */
 public final class RunPrompts {
 
@@ -55,6 +56,49 @@ public final class RunPrompts {
     }
     input.append("\nAnswer with your task's result.");
     return input.toString();
+  }
+
+  /**
+   * A task's input with the team's context before it: the team's goal, its public state and its
+   * recent messages. The context is the team's own text, quoted as data for the member to weigh.
+   */
+  public static String withContext(TeamContext context, String taskInput) {
+    if (context.isEmpty()) {
+      return taskInput;
+    }
+    StringBuilder input = new StringBuilder();
+    if (context.goal() != null && !context.goal().isBlank()) {
+      input.append("Team goal:\n").append(context.goal()).append("\n\n");
+    }
+    if (!context.state().isEmpty()) {
+      input.append("Team public state (current entries):\n");
+      for (TeamContext.StateLine line : context.state()) {
+        input
+            .append("- [")
+            .append(line.kind())
+            .append("] ")
+            .append(line.title())
+            .append(": ")
+            .append(line.content())
+            .append('\n');
+      }
+      input.append('\n');
+    }
+    if (!context.messages().isEmpty()) {
+      input.append("Recent team messages:\n");
+      for (TeamContext.MessageLine line : context.messages()) {
+        input
+            .append("- ")
+            .append(line.sender())
+            .append(" (")
+            .append(line.sentAt())
+            .append("): ")
+            .append(line.text())
+            .append('\n');
+      }
+      input.append('\n');
+    }
+    return input.append(taskInput).toString();
   }
 
   /** What the synthesiser is given. */

@@ -1,6 +1,6 @@
 package io.agentteams.scheduler.run.planning;
 
-import io.agentteams.scheduler.run.domain.PlanTask;
+import io.agentteams.scheduler.run.domain.WrittenTask;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -21,11 +21,12 @@ import tools.jackson.databind.json.JsonMapper;
  * object holding one ({@code tasks}, {@code plan}, {@code steps}, ...), alone or inside prose or a
  * fenced block, with single quotes, comments or trailing commas, and the common names of each field
  * (task id / id / key, assignee / member / agent / owner, instruction / goal / description, depends
- * on / dependencies / after). Ids are normalised to lowercase kebab-case; numeric dependencies may
- * name a task by its position.
+ * on / dependencies / after). Ids and dependencies are passed on as written, for the task board to
+ * normalise and check as it does every plan; a numeric dependency naming no task's id names a task
+ * by its position.
  *
  * <p>It never invents a member: an assignee is matched to a member ignoring case and a leading
- * {@code @}, and an assignee matching no member is passed on as written so that the plan's check
+ * {@code @}, and an assignee matching no member is passed on as written so that the board's check
  * refuses it by name.
  */
 public final class PlanReader {
@@ -34,7 +35,7 @@ public final class PlanReader {
   public sealed interface Reading permits Read, Unreadable {}
 
   /** Tasks read from the answer, not yet checked as a plan. */
-  public record Read(List<PlanTask> tasks) implements Reading {
+  public record Read(List<WrittenTask> tasks) implements Reading {
     public Read {
       tasks = List.copyOf(tasks);
     }
@@ -217,7 +218,7 @@ public final class PlanReader {
     for (String member : members) {
       memberByName.put(member.toLowerCase(Locale.ROOT), member);
     }
-    List<String> keys = new ArrayList<>();
+    List<@Nullable String> ids = new ArrayList<>();
     List<JsonNode> objects = new ArrayList<>();
     for (int i = 0; i < elements.size(); i++) {
       JsonNode element = elements.get(i);
@@ -225,22 +226,23 @@ public final class PlanReader {
         return new Unreadable("task " + (i + 1) + " is not a JSON object");
       }
       objects.add(element);
-      String key = normalise(text(field(element, ID_FIELDS)));
-      keys.add(key.isEmpty() ? "task-" + (i + 1) : key);
+      String id = text(field(element, ID_FIELDS)).strip();
+      ids.add(id.isEmpty() ? null : id);
     }
-    List<PlanTask> tasks = new ArrayList<>();
+    List<WrittenTask> tasks = new ArrayList<>();
     for (int i = 0; i < objects.size(); i++) {
       JsonNode element = objects.get(i);
+      String name = ids.get(i) == null ? "task " + (i + 1) : "task '" + ids.get(i) + "'";
       String assignee = text(field(element, ASSIGNEE_FIELDS)).strip();
       if (assignee.isEmpty()) {
-        return new Unreadable("task '" + keys.get(i) + "' names no assignee");
+        return new Unreadable(name + " names no assignee");
       }
       String bare = assignee.startsWith("@") ? assignee.substring(1) : assignee;
       String member = memberByName.getOrDefault(bare.toLowerCase(Locale.ROOT), bare);
       String instruction = cap(text(field(element, INSTRUCTION_FIELDS)).strip(), MAX_TEXT_CHARS);
       String title = cap(text(field(element, TITLE_FIELDS)).strip(), MAX_TITLE_CHARS);
       if (instruction.isEmpty() && title.isEmpty()) {
-        return new Unreadable("task '" + keys.get(i) + "' says nothing to do");
+        return new Unreadable(name + " says nothing to do");
       }
       if (instruction.isEmpty()) {
         instruction = title;
@@ -249,21 +251,32 @@ public final class PlanReader {
         title = cap(instruction, 80);
       }
       List<String> dependencies = new ArrayList<>();
-      for (String dependency : list(field(element, DEPENDENCY_FIELDS))) {
-        String key = normalise(dependency);
-        if (!keys.contains(key) && key.matches("\\d+")) {
-          int position = Integer.parseInt(key);
-          if (position >= 1 && position <= keys.size()) {
-            key = keys.get(position - 1);
-          }
-        }
-        if (!key.isEmpty() && !dependencies.contains(key)) {
-          dependencies.add(key);
+      for (String written : list(field(element, DEPENDENCY_FIELDS))) {
+        String dependency = byPosition(written.strip(), ids);
+        if (!dependency.isEmpty() && !dependencies.contains(dependency)) {
+          dependencies.add(dependency);
         }
       }
-      tasks.add(new PlanTask(keys.get(i), member, title, instruction, dependencies));
+      tasks.add(new WrittenTask(ids.get(i), member, title, instruction, dependencies));
     }
     return new Read(tasks);
+  }
+
+  /**
+   * A dependency as written, or, when it is a number that is no task's id, the id of the task at
+   * that position (1 for the first); a task without an id is known by the key the board gives it.
+   */
+  private static String byPosition(String dependency, List<@Nullable String> ids) {
+    if (!dependency.matches("\\d+")
+        || ids.stream().anyMatch(id -> id != null && id.equalsIgnoreCase(dependency))) {
+      return dependency;
+    }
+    int position = Integer.parseInt(dependency.length() > 6 ? "0" : dependency);
+    if (position < 1 || position > ids.size()) {
+      return dependency;
+    }
+    String id = ids.get(position - 1);
+    return id == null ? "task_" + position : id;
   }
 
   /** The first of the fields present, matched ignoring case, underscores, dashes and spaces. */
@@ -314,16 +327,6 @@ public final class PlanReader {
       }
     }
     return values;
-  }
-
-  /** Lowercase kebab-case, at most 64 characters; empty when nothing usable is left. */
-  static String normalise(String id) {
-    String key =
-        id.strip().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-+|-+$", "");
-    if (key.length() > 64) {
-      key = key.substring(0, 64).replaceAll("-+$", "");
-    }
-    return key;
   }
 
   private static String cap(String text, int max) {

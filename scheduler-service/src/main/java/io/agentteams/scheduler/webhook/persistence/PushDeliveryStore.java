@@ -58,7 +58,7 @@ public class PushDeliveryStore {
             """
             DELETE FROM push_delivery WHERE job_id IN (
                 SELECT d.job_id FROM push_delivery d JOIN job j ON j.id = d.job_id
-                WHERE j.state IN ('completed', 'failed', 'cancelled') AND j.finished_at < :before
+                WHERE j.state IN ('completed', 'failed', 'cancelled', 'interrupted') AND j.finished_at < :before
                 LIMIT :max)
             """)
         .bind("before", JobStore.utc(before))

@@ -217,6 +217,36 @@ class JobTest {
   }
 
   @Test
+  void anInterruptEndsARunningTurnOnceFreesItsSlotAndRefusesTheRuntimesLateReports() {
+    Job job = running("t1");
+    JobChange interrupted = job.interrupt("interrupted by the lead lead", T0.plusSeconds(3));
+    assertThat(interrupted.to()).isEqualTo(JobState.INTERRUPTED);
+    assertThat(interrupted.releasedSlot()).isTrue();
+    assertThat(job.state().finished()).isTrue();
+    assertThat(job.outcome().error()).isEqualTo("interrupted by the lead lead");
+    assertThat(job.interrupt("again", T0.plusSeconds(4))).as("idempotent").isNull();
+    assertThat(job.outcome().error()).isEqualTo("interrupted by the lead lead");
+    assertThat(code(() -> job.heartbeat("t1", null, T0.plusSeconds(5)))).isEqualTo("job-finished");
+    assertThat(code(() -> job.complete("t1", "late", 6000, Usage.NONE, null, T0)))
+        .isEqualTo("job-finished");
+    assertThat(code(() -> job.cancel(T0))).isEqualTo("job-finished");
+  }
+
+  @Test
+  void onlyAJobWithATurnUnderWayCanBeInterrupted() {
+    assertThat(code(() -> request().interrupt("x", T0))).isEqualTo("job-state-conflict");
+    Job admitted = request();
+    admitted.admit("r1", T0);
+    assertThat(admitted.interrupt("x", T0).from()).isEqualTo(JobState.ADMITTED);
+    Job asking = running("t1");
+    asking.requireInput("t1", new Question(InputKind.CLARIFICATION, "which?"), null, T0);
+    assertThat(asking.interrupt("x", T0).releasedSlot()).as("it held no slot").isFalse();
+    Job done = running("t2");
+    done.complete("t2", "done", 6000, Usage.NONE, null, T0);
+    assertThat(code(() -> done.interrupt("x", T0))).isEqualTo("job-finished");
+  }
+
+  @Test
   void aCompletionReportedTwiceChangesNothingTheSecondTime() {
     Job job = running("t1");
     assertThat(job.complete("t1", "done", 6000, new Usage(10, 2), "run-1", T0.plusSeconds(1)))

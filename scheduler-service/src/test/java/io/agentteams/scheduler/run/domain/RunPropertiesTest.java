@@ -62,7 +62,8 @@ class RunPropertiesTest {
                 RunOptions.UnreadablePlan.FAIL),
             NOW);
     List<JobOrder> outstanding = new ArrayList<>();
-    outstanding.addAll(run.planned(Plan.of(tasks, Set.copyOf(MEMBERS), 50), false, MEMBERS, NOW));
+    run.submitted(tasks.size(), false, NOW);
+    outstanding.addAll(run.planned(new Plan(tasks), MEMBERS, NOW));
     Set<String> dispatched = new HashSet<>();
     Set<String> completed = new HashSet<>();
     int synthesis = 0;

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.agentteams.platform.problem.DomainFailure;
 import java.time.Instant;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -150,7 +149,8 @@ class RunTest {
   }
 
   private static List<JobOrder> planned(Run run, List<PlanTask> tasks) {
-    return dispatch(run, run.planned(Plan.of(tasks, Set.copyOf(MEMBERS), 10), false, MEMBERS, NOW));
+    run.submitted(tasks.size(), false, NOW);
+    return dispatch(run, run.planned(new Plan(tasks), MEMBERS, NOW));
   }
 
   private static List<JobOrder> dispatch(Run run, List<JobOrder> orders) {

@@ -2,10 +2,9 @@ package io.agentteams.scheduler.run.planning;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.agentteams.scheduler.run.domain.PlanTask;
+import io.agentteams.scheduler.run.domain.WrittenTask;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -36,8 +35,8 @@ class PlanReaderTest {
 
     assertThat(tasks(reading))
         .containsExactly(
-            new PlanTask("research", "researcher", "Research", "Find the audience", List.of()),
-            new PlanTask("write", "writer", "Write it", "Write it", List.of("research")));
+            new WrittenTask("research", "researcher", "Research", "Find the audience", List.of()),
+            new WrittenTask("write", "writer", "Write it", "Write it", List.of("research")));
   }
 
   @Test
@@ -61,14 +60,14 @@ class PlanReaderTest {
             MEMBERS);
 
     assertThat(tasks(reading))
-        .extracting(PlanTask::key, PlanTask::assignee, PlanTask::dependencies)
+        .extracting(WrittenTask::id, WrittenTask::assignee, WrittenTask::dependencies)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("step-1", "researcher", List.of()),
-            org.assertj.core.groups.Tuple.tuple("step-2", "writer", List.of("step-1")));
+            org.assertj.core.groups.Tuple.tuple("Step 1", "researcher", List.of()),
+            org.assertj.core.groups.Tuple.tuple("Step 2", "writer", List.of("Step 1")));
   }
 
   @Test
-  void readsJsonEmbeddedInProseAndNumericDependenciesByPosition() {
+  void readsJsonEmbeddedInProseAndNumericDependenciesByPositionWhenNoTaskHasThatId() {
     PlanReader.Reading reading =
         PlanReader.read(
             "I will split it up. [{\"assignee\": \"writer\", \"instruction\": \"outline\"},"
@@ -76,11 +75,22 @@ class PlanReaderTest {
                 + " \"deps\": [1]}] That is all.",
             MEMBERS);
 
+    // The first task has no id: the board will key it task_1, which the dependency names.
     assertThat(tasks(reading))
-        .extracting(PlanTask::key, PlanTask::dependencies)
+        .extracting(WrittenTask::id, WrittenTask::dependencies)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("task-1", List.of()),
-            org.assertj.core.groups.Tuple.tuple("task-2", List.of("task-1")));
+            org.assertj.core.groups.Tuple.tuple(null, List.of()),
+            org.assertj.core.groups.Tuple.tuple(null, List.of("task_1")));
+
+    PlanReader.Reading named =
+        PlanReader.read(
+            "[{\"id\": \"A\", \"assignee\": \"writer\", \"goal\": \"x\"},"
+                + " {\"id\": \"1\", \"assignee\": \"writer\", \"goal\": \"y\"},"
+                + " {\"id\": \"c\", \"assignee\": \"writer\", \"goal\": \"z\","
+                + " \"deps\": [\"1\", 2]}]",
+            MEMBERS);
+    // "1" is the second task's id, so it names that task; 2 is no id, so the second position.
+    assertThat(tasks(named).get(2).dependencies()).containsExactly("1");
   }
 
   @Test
@@ -88,7 +98,7 @@ class PlanReaderTest {
     PlanReader.Reading reading =
         PlanReader.read("[{\"id\": \"a\", \"assignee\": \"ghost\", \"goal\": \"x\"}]", MEMBERS);
 
-    assertThat(tasks(reading)).extracting(PlanTask::assignee).containsExactly("ghost");
+    assertThat(tasks(reading)).extracting(WrittenTask::assignee).containsExactly("ghost");
   }
 
   @Test
@@ -99,12 +109,14 @@ class PlanReaderTest {
         .isEqualTo(new PlanReader.Unreadable("no list of tasks was found in the answer's JSON"));
     assertThat(PlanReader.read("[{\"id\": \"a\", \"goal\": \"x\"}]", MEMBERS))
         .isEqualTo(new PlanReader.Unreadable("task 'a' names no assignee"));
+    assertThat(PlanReader.read("[{\"goal\": \"x\"}]", MEMBERS))
+        .isEqualTo(new PlanReader.Unreadable("task 1 names no assignee"));
   }
 
   /** Whatever shape and field names a plan is written in, the same tasks are read back. */
   @Property(tries = 300)
   void readsTheSameTasksFromEveryShapeAPlannerWrites(
-      @ForAll("plans") List<PlanTask> plan,
+      @ForAll("plans") List<WrittenTask> plan,
       @ForAll("shapes") Shape shape,
       @ForAll("aliases") Aliases aliases) {
     String answer = shape.write(render(plan, aliases));
@@ -149,7 +161,7 @@ class PlanReaderTest {
   }
 
   @Provide
-  Arbitrary<List<PlanTask>> plans() {
+  Arbitrary<List<WrittenTask>> plans() {
     return Arbitraries.integers()
         .between(1, 8)
         .flatMap(
@@ -167,7 +179,7 @@ class PlanReaderTest {
                         Arbitraries.integers().between(0, 1 << 10).list().ofSize(size))
                     .as(
                         (assignees, instructions, masks) -> {
-                          List<PlanTask> tasks = new ArrayList<>();
+                          List<WrittenTask> tasks = new ArrayList<>();
                           for (int i = 0; i < size; i++) {
                             List<String> dependencies = new ArrayList<>();
                             for (int j = 0; j < i; j++) {
@@ -177,8 +189,8 @@ class PlanReaderTest {
                             }
                             String instruction = instructions.get(i).strip();
                             tasks.add(
-                                new PlanTask(
-                                    "t" + i,
+                                new WrittenTask(
+                                    "T" + i,
                                     assignees.get(i),
                                     instruction.length() <= 80
                                         ? instruction
@@ -190,12 +202,12 @@ class PlanReaderTest {
                         }));
   }
 
-  private static ArrayNode render(List<PlanTask> plan, Aliases aliases) {
+  private static ArrayNode render(List<WrittenTask> plan, Aliases aliases) {
     ArrayNode array = JSON.createArrayNode();
     for (int i = 0; i < plan.size(); i++) {
-      PlanTask task = plan.get(i);
+      WrittenTask task = plan.get(i);
       ObjectNode node = array.addObject();
-      node.put(aliases.id(), task.key().toUpperCase(Locale.ROOT));
+      node.put(aliases.id(), String.valueOf(task.id()));
       // Planners write members as they please: capitalised, or as a mention.
       node.put(
           aliases.assignee(), i % 2 == 0 ? "@" + task.assignee() : capitalised(task.assignee()));
@@ -210,7 +222,7 @@ class PlanReaderTest {
     return Character.toUpperCase(name.charAt(0)) + name.substring(1);
   }
 
-  private static List<PlanTask> tasks(PlanReader.Reading reading) {
+  private static List<WrittenTask> tasks(PlanReader.Reading reading) {
     assertThat(reading).isInstanceOf(PlanReader.Read.class);
     return ((PlanReader.Read) reading).tasks();
   }

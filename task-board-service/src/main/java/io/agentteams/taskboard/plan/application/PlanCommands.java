@@ -15,6 +15,7 @@ import io.agentteams.taskboard.plan.domain.PlanNormalizer;
 import io.agentteams.taskboard.plan.domain.PlanProblems;
 import io.agentteams.taskboard.plan.domain.PlanStatus;
 import io.agentteams.taskboard.plan.persistence.PlanStore;
+import io.agentteams.taskboard.plan.persistence.RunPlanStore;
 import io.agentteams.taskboard.task.TaskBoardProperties;
 import io.agentteams.taskboard.task.application.BoardCaller;
 import io.agentteams.taskboard.task.application.BoardTransactions;
@@ -26,8 +27,10 @@ import io.agentteams.taskboard.task.domain.WriteScopes;
 import io.agentteams.taskboard.task.messaging.TaskEvents;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
@@ -43,6 +46,7 @@ public class PlanCommands {
   private final RosterAccess access;
   private final BoardTransactions boards;
   private final PlanStore plans;
+  private final RunPlanStore runPlans;
   private final Outbox outbox;
   private final TaskLimits limits;
   private final int planMaxTasks;
@@ -51,11 +55,13 @@ public class PlanCommands {
       RosterAccess access,
       BoardTransactions boards,
       PlanStore plans,
+      RunPlanStore runPlans,
       Outbox outbox,
       TaskBoardProperties properties) {
     this.access = access;
     this.boards = boards;
     this.plans = plans;
+    this.runPlans = runPlans;
     this.outbox = outbox;
     this.limits = properties.limits();
     this.planMaxTasks = properties.planMaxTasks();
@@ -93,7 +99,7 @@ public class PlanCommands {
   }
 
   /** The plan's tasks added to the locked board, and the plan that names them. */
-  private Imported imported(
+  Imported imported(
       BoardCaller a,
       Board board,
       UUID planId,
@@ -113,7 +119,7 @@ public class PlanCommands {
   }
 
   /** Stores the imported plan and announces it, in the board's transaction. */
-  private Mono<Void> recordImport(BoardCaller a, Imported imported) {
+  Mono<Void> recordImport(BoardCaller a, Imported imported) {
     return plans
         .insert(imported.plan())
         .then(
@@ -126,20 +132,34 @@ public class PlanCommands {
         .then();
   }
 
-  /** The team's owner approves a held plan; its tasks become claimable as they are ready. */
+  /**
+   * The team's owner approves a held plan; its tasks become claimable as they are ready. A team
+   * run's plan is approved or rejected through its run alone, so it has one authority.
+   */
   public Mono<Approved> approve(Caller caller, UUID teamId, UUID planId, long expectedRevision) {
     return BoardCaller.resolve(access, caller, teamId)
         .flatMap(
             a ->
-                boards.change(
-                    a,
-                    false,
-                    null,
-                    (board, now) -> approved(a, board, planId, expectedRevision, now),
-                    approved -> recordApproval(a, approved)))
+                runPlans
+                    .isRunPlan(planId, teamId)
+                    .flatMap(
+                        ofRun ->
+                            ofRun
+                                ? Mono.<Approved>error(PlanProblems.ofRun(planId))
+                                : approveHeld(a, planId, expectedRevision)))
         .onErrorMap(
             e -> e instanceof DomainFailure f && f.code().equals("board-not-found"),
             e -> PlanProblems.planNotFound(planId));
+  }
+
+  /** Approves the held plan on the caller's board, in one transaction with its events. */
+  Mono<Approved> approveHeld(BoardCaller a, UUID planId, long expectedRevision) {
+    return boards.change(
+        a,
+        false,
+        null,
+        (board, now) -> approved(a, board, planId, expectedRevision, now),
+        approved -> recordApproval(a, approved));
   }
 
   /** The plan approved under its lock, and its held tasks released on the locked board. */
@@ -208,12 +228,25 @@ public class PlanCommands {
 
   private static PlanImported importedEvent(Imported imported) {
     Plan plan = imported.plan();
+    Map<TaskId, String> keys = new HashMap<>();
+    plan.tasks().forEach(e -> keys.put(e.taskId(), e.key()));
+    List<PlanTask> tasks = new ArrayList<>();
+    for (Task task : imported.tasks()) {
+      tasks.add(
+          new PlanTask(
+              keys.get(task.id()),
+              task.id().value(),
+              task.title(),
+              task.definition().description(),
+              task.owner(),
+              task.dependencies().stream().map(keys::get).toList()));
+    }
     return new PlanImported(
         plan.teamId().toString(),
         plan.id().toString(),
         plan.importedBy(),
         plan.status() == PlanStatus.AWAITING_APPROVAL,
-        plan.tasks().stream().map(e -> new PlanTask(e.key(), e.taskId().value())).toList(),
+        tasks,
         plan.renamed().stream()
             .map(r -> new PlanRename(r.original(), r.key(), r.reason().wire()))
             .toList(),

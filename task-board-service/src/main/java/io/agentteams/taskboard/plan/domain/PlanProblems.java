@@ -53,6 +53,26 @@ public final class PlanProblems {
         Map.of("plan_status", status.wire()));
   }
 
+  /** A team run's plan is approved or rejected through its run, never on the board. */
+  public static DomainFailure ofRun(UUID planId) {
+    return DomainFailure.conflict(
+        "plan-of-a-run",
+        "plan "
+            + planId
+            + " is team run "
+            + planId
+            + "'s plan: approve or reject it through the run"
+            + " (POST /api/v1/teams/{teamId}/runs/"
+            + planId
+            + "/approve or /reject)",
+        Map.of("run_id", planId.toString()));
+  }
+
+  /** A team run's plan for a team this board has not learned of (or that was deleted). */
+  public static DomainFailure runTeamNotFound(UUID teamId) {
+    return DomainFailure.notFound("team", teamId);
+  }
+
   public static DomainFailure planNotFound(UUID planId) {
     return DomainFailure.notFound("plan", planId);
   }

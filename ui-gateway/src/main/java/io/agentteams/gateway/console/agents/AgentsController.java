@@ -4,10 +4,12 @@ import io.agentteams.gateway.console.ConsoleModel;
 import io.agentteams.gateway.console.api.ApiResult;
 import io.agentteams.gateway.console.api.ConsoleApi;
 import io.agentteams.gateway.console.api.Reads;
+import io.agentteams.gateway.console.view.WorkerStatus;
 import io.agentteams.platform.identity.Caller;
 import java.security.Principal;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Controller;
@@ -227,9 +229,11 @@ public class AgentsController {
     model.addAttribute("formError", error);
     return reads
         .agents(owner, null, PAGE)
+        .zipWith(workers(owner))
         .map(
-            agents -> {
-              model.addAttribute("agents", agents);
+            found -> {
+              model.addAttribute("agents", found.getT1());
+              model.addAttribute("workers", found.getT2().orElse(null));
               model.addAttribute("error", null);
               return "agents";
             })
@@ -237,9 +241,36 @@ public class AgentsController {
             ApiResult.ApiException.class,
             e -> {
               model.addAttribute("agents", List.of());
+              model.addAttribute("workers", null);
               model.addAttribute("error", e.result().message());
               return Mono.just("agents");
             });
+  }
+
+  /**
+   * Whether each pull agent's worker is connected, as out-of-band swaps of the agents' worker
+   * lines: the page asks every few seconds.
+   */
+  @GetMapping("/console/agents/workers")
+  public Mono<String> workers(Principal principal, Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    return reads
+        .agents(owner, null, PAGE)
+        .zipWith(workers(owner))
+        .map(
+            found -> {
+              model.addAttribute("agents", found.getT1());
+              model.addAttribute("workers", found.getT2().orElse(null));
+              return "fragments/agents :: workers";
+            });
+  }
+
+  /** The owner's connected workers by agent; empty when the scheduler cannot say now. */
+  private Mono<Optional<Map<String, WorkerStatus>>> workers(Caller.Owner owner) {
+    return reads
+        .workers(owner)
+        .map(Optional::of)
+        .onErrorResume(ApiResult.ApiException.class, e -> Mono.just(Optional.empty()));
   }
 
   private static String editForm(

@@ -7,6 +7,7 @@ import io.agentteams.gateway.console.view.Message;
 import io.agentteams.gateway.console.view.StateItem;
 import io.agentteams.gateway.console.view.Task;
 import io.agentteams.gateway.console.view.Team;
+import io.agentteams.gateway.console.view.WorkerStatus;
 import io.agentteams.platform.identity.Caller;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -154,6 +155,19 @@ public class Reads {
     params.put("limit", limit);
     return api.get(owner, ConsoleApi.path("/api/v1/agents", params))
         .map(r -> list(r.orThrow().path("items"), Agent.class));
+  }
+
+  /** The owner's pull agents that have a worker connected now, by agent id. */
+  public Mono<Map<String, WorkerStatus>> workers(Caller.Owner owner) {
+    return api.get(owner, "/api/v1/workers")
+        .map(
+            r -> {
+              Map<String, WorkerStatus> connected = new LinkedHashMap<>();
+              for (WorkerStatus status : list(r.orThrow().path("workers"), WorkerStatus.class)) {
+                connected.put(status.agentId(), status);
+              }
+              return connected;
+            });
   }
 
   public Mono<Agent> agent(Caller.Owner owner, String agentId) {

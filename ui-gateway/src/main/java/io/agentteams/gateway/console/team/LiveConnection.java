@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
@@ -45,15 +46,18 @@ final class LiveConnection {
   private final Map<UUID, Job> jobs = new LinkedHashMap<>();
   private final Map<Long, String> taskVersions = new HashMap<>();
   private final Map<String, String> rosterVersions = new HashMap<>();
+  private Predicate<String> workerConnected;
 
   LiveConnection(
       Caller.Owner owner,
       Team team,
       List<ActivityItem> activity,
+      Predicate<String> workerConnected,
       Reads reads,
       Fragments fragments,
       JsonMapper mapper) {
     this.owner = owner;
+    this.workerConnected = workerConnected;
     this.teamId = team.id();
     this.team = team;
     this.reads = reads;
@@ -95,13 +99,30 @@ final class LiveConnection {
             });
   }
 
+  /**
+   * The roster rows whose "no worker connected" changed since the page last showed them, read at
+   * the stream's heartbeat (presence is no event of the team).
+   */
+  Mono<String> onPresence() {
+    return refreshWorkers().then(Mono.fromSupplier(() -> rosterChanges(false)));
+  }
+
+  /** Reads which workers are connected; a failed read keeps what was known. */
+  private Mono<Void> refreshWorkers() {
+    return reads
+        .workers(owner)
+        .doOnNext(connected -> workerConnected = connected::containsKey)
+        .onErrorResume(e -> Mono.empty())
+        .then();
+  }
+
   private Mono<String> onJob(JsonNode data) {
     String jobId = data.path("job_id").asString("");
     if (jobId.isEmpty()) {
       return Mono.just("");
     }
-    return reads
-        .job(owner, UUID.fromString(jobId))
+    return refreshWorkers()
+        .then(reads.job(owner, UUID.fromString(jobId)))
         .flatMap(
             job -> {
               jobs.put(job.id(), job);
@@ -187,7 +208,7 @@ final class LiveConnection {
   }
 
   private List<RosterRow> roster() {
-    return RosterRow.of(team, jobs.values());
+    return RosterRow.of(team, jobs.values(), workerConnected);
   }
 
   private static @Nullable String text(JsonNode node) {

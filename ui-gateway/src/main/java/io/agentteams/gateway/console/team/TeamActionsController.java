@@ -28,9 +28,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What a person does on the team page: send a request to the chosen members, answer a question,
- * cancel a job, approve a plan, search the history, reconnect or delete the team. Each answers with
- * the fragment that replaces the part of the page it came from; a refusal keeps what the person
- * typed and says why.
+ * cancel a job, interrupt a member's turn, approve a plan, search the history, reconnect or delete
+ * the team. Each answers with the fragment that replaces the part of the page it came from; a
+ * refusal keeps what the person typed and says why.
  */
 @Controller
 public class TeamActionsController {
@@ -164,6 +164,28 @@ public class TeamActionsController {
             result ->
                 result.ok()
                     ? status(exchange, model, HttpStatus.OK, "Cancelled.", null)
+                    : status(
+                        exchange,
+                        model,
+                        HttpStatus.valueOf(problemStatus(result)),
+                        null,
+                        result.message()));
+  }
+
+  /** Interrupts a member's turn: the job ends interrupted, the member's conversation kept. */
+  @PostMapping("/console/teams/{teamId}/jobs/{jobId}/interrupt")
+  public Mono<String> interrupt(
+      @PathVariable UUID teamId,
+      @PathVariable UUID jobId,
+      Principal principal,
+      ServerWebExchange exchange,
+      Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    return api.post(owner, "/api/v1/teams/" + teamId + "/jobs/" + jobId + "/interrupt", Map.of())
+        .flatMap(
+            result ->
+                result.ok()
+                    ? status(exchange, model, HttpStatus.OK, "Interrupted.", null)
                     : status(
                         exchange,
                         model,

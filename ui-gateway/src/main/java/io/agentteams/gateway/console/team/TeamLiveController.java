@@ -81,27 +81,56 @@ public class TeamLiveController {
                     e.result().status() == 404 ? HttpStatus.NOT_FOUND : HttpStatus.BAD_GATEWAY))
         .flatMap(
             team ->
-                Reads.orEmptyWhileUnknown(reads.activity(owner, teamId), List.of())
+                Mono.zip(
+                        Reads.orEmptyWhileUnknown(reads.activity(owner, teamId), List.of()),
+                        TeamPageController.workerConnected(reads, owner))
                     .map(
-                        activity ->
-                            new LiveConnection(owner, team, activity, reads, fragments, mapper)))
+                        found ->
+                            new LiveConnection(
+                                owner,
+                                team,
+                                found.getT1(),
+                                found.getT2(),
+                                reads,
+                                fragments,
+                                mapper)))
         .flatMapMany(connection -> stream(connection, teamId, owner, resume));
   }
 
   private Flux<ServerSentEvent<String>> stream(
       LiveConnection connection, UUID teamId, Caller.Owner owner, Optional<EventCursor> resume) {
-    Flux<ServerSentEvent<String>> events =
-        feed.stream(teamId.toString(), owner.ownerId(), resume, event -> true)
-            // One change after another: the connection remembers what the page shows.
-            .concatMap(item -> render(connection, item), 1);
-    Flux<ServerSentEvent<String>> heartbeats =
-        Flux.interval(streams.heartbeat())
-            .map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
+    Flux<Object> items =
+        Flux.merge(
+            feed.stream(teamId.toString(), owner.ownerId(), resume, event -> true),
+            Flux.interval(streams.heartbeat()));
+    // One change after another: the connection remembers what the page shows. A heartbeat also
+    // looks whether a member's worker came or went.
+    Flux<ServerSentEvent<String>> out =
+        items.concatMap(
+            item ->
+                item instanceof TeamEventFeed.StreamItem streamItem
+                    ? render(connection, streamItem).flux()
+                    : heartbeat(connection),
+            1);
     // Ends when this replica shuts down; the browser reconnects elsewhere with Last-Event-ID.
     return drain.endOnShutdown(
         Flux.concat(
-            Flux.just(ServerSentEvent.<String>builder().comment("stream open").build()),
-            Flux.merge(events, heartbeats)));
+            Flux.just(ServerSentEvent.<String>builder().comment("stream open").build()), out));
+  }
+
+  /** A keep-alive, after the roster rows whose worker presence changed (they move no cursor). */
+  private Flux<ServerSentEvent<String>> heartbeat(LiveConnection connection) {
+    ServerSentEvent<String> keepAlive =
+        ServerSentEvent.<String>builder().comment("keep-alive").build();
+    return connection
+        .onPresence()
+        .onErrorResume(e -> Mono.just(""))
+        .flatMapMany(
+            html ->
+                html.isEmpty()
+                    ? Flux.just(keepAlive)
+                    : Flux.just(
+                        ServerSentEvent.builder(html).event("fragment").build(), keepAlive));
   }
 
   private Mono<ServerSentEvent<String>> render(

@@ -13,6 +13,7 @@ import java.security.Principal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -56,13 +57,15 @@ public class TeamPageController {
                         reads.state(owner, teamId),
                         Reads.orEmptyWhileUnknown(
                             reads.history(owner, teamId, null, null, null, null, HISTORY_PAGE),
-                            new Reads.HistoryPage(List.of(), null, false)))
+                            new Reads.HistoryPage(List.of(), null, false)),
+                        workerConnected(reads, owner))
                     .map(
                         parts -> {
                           List<ActivityItem> activity = parts.getT1();
                           model.addAttribute("team", team);
                           model.addAttribute("teamId", team.id());
-                          model.addAttribute("roster", RosterRow.of(team, jobsOf(activity)));
+                          model.addAttribute(
+                              "roster", RosterRow.of(team, jobsOf(activity), parts.getT5()));
                           model.addAttribute(
                               "activity",
                               activity.subList(0, Math.min(FEED_PAGE, activity.size())));
@@ -94,6 +97,17 @@ public class TeamPageController {
                       : e.result().message());
               return Mono.just("problem");
             });
+  }
+
+  /**
+   * Which pull agents of the owner have a worker connected now; while the scheduler cannot say,
+   * every agent is taken as connected (the page never claims a worker is missing without knowing).
+   */
+  static Mono<Predicate<String>> workerConnected(Reads reads, Caller.Owner owner) {
+    return reads
+        .workers(owner)
+        .<Predicate<String>>map(connected -> connected::containsKey)
+        .onErrorResume(e -> Mono.<Predicate<String>>just(agent -> true));
   }
 
   /** Every job of the feed: requests and hand-offs, and the receipts that returned answers. */

@@ -60,8 +60,19 @@ public record Job(
   /** Whether the job still holds work. */
   public boolean unfinished() {
     return switch (state) {
-      case "completed", "failed", "cancelled" -> false;
+      case "completed", "failed", "cancelled", "interrupted" -> false;
       default -> true;
+    };
+  }
+
+  /**
+   * Whether its turn is under way, so it can be interrupted (it then ends {@code interrupted}, its
+   * conversation kept): admitted, running, its outcome unknown, or waiting for an answer.
+   */
+  public boolean interruptible() {
+    return switch (state) {
+      case "admitted", "running", "unknown", "waiting_input" -> true;
+      default -> false;
     };
   }
 

@@ -7,13 +7,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Derives each member's state from the team's jobs (requests, hand-offs and receipts all run in the
- * member's conversation). In order: a job waiting for the owner's answer; a job running or being
- * started; a job that no worker took in time ({@code waiting_worker}: no worker of its agent is
- * connected); queued work; the last finished job failed (or the member's conversation could not be
- * provisioned); otherwise idle.
+ * member's conversation) and whether its agent's worker is connected. In order: a job waiting for
+ * the owner's answer; a job running or being started; no worker connected (a job no worker took in
+ * time, {@code waiting_worker}, or a pull agent none of whose workers holds a stream now, unless
+ * the member's conversation could not be provisioned); queued work; the last finished job failed
+ * (or the member's conversation could not be provisioned); otherwise idle.
  */
 public final class MemberStates {
 
@@ -26,15 +28,27 @@ public final class MemberStates {
    * @param jobs the team's jobs (any order; finished ones decide "failed")
    */
   public static Map<String, MemberState> of(Team team, Collection<Job> jobs) {
+    return of(team, jobs, agent -> true);
+  }
+
+  /**
+   * @param team the team and its roster
+   * @param jobs the team's jobs (any order; finished ones decide "failed")
+   * @param workerConnected whether a pull agent (by id) has a worker connected now
+   */
+  public static Map<String, MemberState> of(
+      Team team, Collection<Job> jobs, Predicate<String> workerConnected) {
     Map<String, MemberState> states = new LinkedHashMap<>();
     for (Team.Member member : team.members()) {
       List<Job> own = jobs.stream().filter(job -> job.member().equals(member.name())).toList();
-      states.put(member.name(), state(member, own));
+      boolean offline =
+          "pull".equals(member.runtimeKind()) && !workerConnected.test(member.agentId());
+      states.put(member.name(), state(member, own, offline));
     }
     return states;
   }
 
-  private static MemberState state(Team.Member member, List<Job> jobs) {
+  private static MemberState state(Team.Member member, List<Job> jobs, boolean offline) {
     if (jobs.stream().anyMatch(Job::waitingInput)) {
       return MemberState.WAITING_INPUT;
     }
@@ -42,6 +56,10 @@ public final class MemberStates {
       return MemberState.RUNNING;
     }
     if (jobs.stream().anyMatch(job -> "waiting_worker".equals(job.state()))) {
+      return MemberState.NO_WORKER;
+    }
+    if (offline && !"failed".equals(member.provisioning())) {
+      // A member whose conversation could not be provisioned is failed whatever its worker does.
       return MemberState.NO_WORKER;
     }
     if (jobs.stream().anyMatch(job -> "queued".equals(job.state()))) {

@@ -51,6 +51,33 @@ class MemberStatesTest {
   }
 
   @Test
+  void aPullMemberWhoseAgentHasNoWorkerConnectedShowsItUnlessItRunsOrAsks() {
+    var states =
+        MemberStates.of(
+            TEAM,
+            List.of(job("a", "queued", null), job("b", "running", null)),
+            agent -> agent.equals("c"));
+    assertThat(states.get("a")).isEqualTo(MemberState.NO_WORKER);
+    assertThat(states.get("b")).as("a running job outranks it").isEqualTo(MemberState.RUNNING);
+    assertThat(states.get("c")).isEqualTo(MemberState.IDLE);
+    assertThat(states.get("d")).as("provisioning failed").isEqualTo(MemberState.FAILED);
+
+    Team pushed =
+        new Team(
+            UUID.randomUUID(),
+            "Team",
+            "Goal",
+            "ready",
+            null,
+            1,
+            Instant.EPOCH,
+            List.of(new Team.Member("e", "e", false, "conv-e", "webhook", null, "ready")));
+    assertThat(MemberStates.of(pushed, List.of(), agent -> false).get("e"))
+        .as("a pushed agent needs no worker")
+        .isEqualTo(MemberState.IDLE);
+  }
+
+  @Test
   void theLastFinishedJobDecidesBetweenFailedAndIdle() {
     var states =
         MemberStates.of(
