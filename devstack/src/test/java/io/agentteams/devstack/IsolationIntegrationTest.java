@@ -87,6 +87,14 @@ class IsolationIntegrationTest {
                     true))
             .ok();
     String planId = plan.get("plan").get("id").asString();
+    api.post("/api/v1/teams/" + team + "/tasks", aliceMember, Map.of("title", "Quokka sequel"))
+        .ok();
+    // A cursor the task board issued to Alice's member: an intruder replaying it learns nothing.
+    String taskCursor =
+        api.get("/api/v1/teams/" + team + "/tasks?limit=1", aliceMember)
+            .ok()
+            .get("next_cursor")
+            .asString();
     api.workerToken(alice, "alice-agent-1");
     String aliceTokenId =
         api.get("/api/v1/tokens?agent_id=alice-agent-1", alice)
@@ -132,6 +140,11 @@ class IsolationIntegrationTest {
             new Call(HttpMethod.GET, t + "/results", null),
             new Call(HttpMethod.GET, t + "/results/" + job, null),
             new Call(HttpMethod.GET, t + "/tasks", null),
+            // Paging parameters are read only once the caller is admitted: no 400 for outsiders.
+            new Call(HttpMethod.GET, t + "/tasks?limit=1&cursor=" + taskCursor, null),
+            new Call(HttpMethod.GET, t + "/tasks?limit=0", null),
+            new Call(HttpMethod.GET, t + "/tasks?limit=many&include_deleted=maybe", null),
+            new Call(HttpMethod.GET, t + "/tasks?cursor=not-a-cursor&status=sleeping", null),
             new Call(HttpMethod.POST, t + "/tasks", Map.of("title", "intrusion")),
             new Call(HttpMethod.GET, t + "/tasks/" + taskId, null),
             new Call(

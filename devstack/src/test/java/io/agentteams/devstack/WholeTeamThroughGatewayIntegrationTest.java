@@ -269,7 +269,24 @@ class WholeTeamThroughGatewayIntegrationTest {
         .extracting(e -> e.get("task_id").asLong())
         .contains(review.get("task").get("id").asLong());
     JsonNode board = tools.call("list_tasks", token, t);
-    assertThat(board).hasSize(4);
+    assertThat(board.get("items")).hasSize(4);
+    assertThat(board.get("next_cursor").isNull()).isTrue();
+    // The same board a page of three at a time, over MCP: the first page's cursor leads to the
+    // rest.
+    JsonNode first = tools.callOverMcp("list_tasks", token, with(t, Map.of("limit", 3)));
+    assertThat(first.get("items")).hasSize(3);
+    JsonNode rest =
+        tools.callOverMcp(
+            "list_tasks",
+            token,
+            with(t, Map.of("limit", 3, "cursor", first.get("next_cursor").asString())));
+    assertThat(rest.get("next_cursor").isNull()).isTrue();
+    List<Long> paged = new ArrayList<>();
+    first.get("items").forEach(task -> paged.add(task.get("id").asLong()));
+    rest.get("items").forEach(task -> paged.add(task.get("id").asLong()));
+    List<Long> whole = new ArrayList<>();
+    board.get("items").forEach(task -> whole.add(task.get("id").asLong()));
+    assertThat(paged).isEqualTo(whole);
     return "launch notes drafted";
   }
 

@@ -11,6 +11,7 @@ import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.roster.Rosters;
 import io.agentteams.taskboard.task.web.OutcomeView;
+import io.agentteams.taskboard.task.web.TaskPageView;
 import io.agentteams.taskboard.task.web.TaskView;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -113,6 +114,41 @@ public class BoardFixture {
 
   public static String task(Team team, long id) {
     return tasks(team) + "/" + id;
+  }
+
+  /**
+   * One page of the board as the member reads it.
+   *
+   * @param query the listing's parameters, e.g. {@code include_deleted=true&limit=2}; may be empty
+   */
+  public TaskPageView page(Team team, String member, String query) {
+    return as(team, member)
+        .get()
+        .uri(tasks(team) + (query.isEmpty() ? "" : "?" + query))
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectBody(TaskPageView.class)
+        .returnResult()
+        .getResponseBody();
+  }
+
+  /** The whole board (with this query) as the member reads it, following every page. */
+  public List<TaskView> list(Team team, String member, String query) {
+    List<TaskView> all = new ArrayList<>();
+    String cursor = null;
+    do {
+      String next =
+          cursor == null
+              ? query
+              : (query.isEmpty() ? "" : query + "&")
+                  + "cursor="
+                  + java.net.URLEncoder.encode(cursor, java.nio.charset.StandardCharsets.UTF_8);
+      TaskPageView page = page(team, member, next);
+      all.addAll(page.items());
+      cursor = page.nextCursor();
+    } while (cursor != null);
+    return all;
   }
 
   /** Creates a task as the member and returns it. */

@@ -11,13 +11,16 @@ import static org.awaitility.Awaitility.await;
 import io.agentteams.gateway.headers.SecurityHeadersFilter;
 import io.agentteams.gateway.identity.EdgeTokens;
 import io.agentteams.gateway.identity.RevokedTokens;
+import io.agentteams.gateway.limits.StreamSlots;
 import io.agentteams.gateway.support.StubServices;
 import io.agentteams.gateway.support.TestIdentityProvider;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.test.RealInfrastructure;
 import io.agentteams.platform.testidentity.TestIdentity;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -78,6 +81,7 @@ class GatewayEdgeIntegrationTest {
 
   @Autowired WebTestClient web;
   @Autowired RevokedTokens revoked;
+  @Autowired MeterRegistry meters;
   @LocalServerPort int port;
 
   @Test
@@ -115,6 +119,70 @@ class GatewayEdgeIntegrationTest {
     } finally {
       stream.dispose();
     }
+  }
+
+  @Test
+  void anOwnerHoldsAtMostSixteenEventStreamsWhicheverOfItsTokensOpenedThem() {
+    // Two tokens of one owner: one principal, one set of slots.
+    List<String> tokens =
+        List.of(devToken(web, StubServices.OWNER), devToken(web, StubServices.OWNER));
+    double before = openStreams();
+    List<Disposable> streams = new ArrayList<>();
+    try {
+      List<AtomicBoolean> started = new ArrayList<>();
+      for (int i = 0; i < 16; i++) {
+        AtomicBoolean first = new AtomicBoolean();
+        started.add(first);
+        streams.add(openStream(tokens.get(i % 2), first));
+      }
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> started.stream().allMatch(AtomicBoolean::get));
+      await().atMost(Duration.ofSeconds(30)).until(() -> openStreams() == before + 16);
+
+      for (String token : tokens) {
+        web.get()
+            .uri("/api/v1/teams/{team}/events", StubServices.TEAM)
+            .header("Authorization", "Bearer " + token)
+            .accept(MediaType.TEXT_EVENT_STREAM)
+            .exchange()
+            .expectStatus()
+            .isEqualTo(429)
+            .expectHeader()
+            .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+            .expectBody()
+            .jsonPath("$.code")
+            .isEqualTo("too-many-streams")
+            .jsonPath("$.limit")
+            .isEqualTo(16);
+      }
+
+      // Closing one frees its slot for a stream of either token.
+      streams.remove(0).dispose();
+      await().atMost(Duration.ofSeconds(30)).until(() -> openStreams() == before + 15);
+      AtomicBoolean another = new AtomicBoolean();
+      streams.add(openStream(tokens.get(1), another));
+      await().atMost(Duration.ofSeconds(30)).untilTrue(another);
+    } finally {
+      streams.forEach(Disposable::dispose);
+      // The owner's slots are free again before another test of this class opens a stream.
+      await().atMost(Duration.ofSeconds(30)).until(() -> openStreams() <= before);
+    }
+  }
+
+  private Disposable openStream(String token, AtomicBoolean started) {
+    return WebClient.create("http://127.0.0.1:" + port)
+        .get()
+        .uri("/api/v1/teams/{team}/events", StubServices.TEAM)
+        .header("Authorization", "Bearer " + token)
+        .accept(MediaType.TEXT_EVENT_STREAM)
+        .retrieve()
+        .bodyToFlux(new ParameterizedTypeReference<ServerSentEvent<String>>() {})
+        .subscribe(event -> started.set(true), error -> {});
+  }
+
+  private double openStreams() {
+    return meters.get(StreamSlots.OPEN).gauge().value();
   }
 
   @BeforeEach

@@ -3,6 +3,7 @@ package io.agentteams.sdk.tasks;
 import io.agentteams.sdk.internal.ApiPath;
 import io.agentteams.sdk.internal.HttpTransport;
 import io.agentteams.sdk.problem.ConflictException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +11,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -20,8 +20,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class TaskBoard {
 
-  private static final TypeReference<List<Task>> LIST = new TypeReference<>() {};
-
   private final HttpTransport http;
 
   public TaskBoard(HttpTransport http) {
@@ -29,26 +27,57 @@ public final class TaskBoard {
   }
 
   /**
-   * The board.
+   * The whole board in id order, read a page at a time: it follows each page's {@code next_cursor}
+   * until the last page, so no task is missed however large the board; a task created meanwhile
+   * shows up (its id is larger than every task already read) and none shows twice.
    *
    * @param status only these statuses (comma-separated); null for all
    * @param owner only this member's tasks; null for all
    */
   public List<Task> list(UUID teamId, @Nullable String status, @Nullable String owner) {
-    List<Task> tasks =
-        http.call(
-            "GET",
-            ApiPath.of("/api/v1/teams/{}/tasks", teamId)
-                .query("status", status)
-                .query("owner", owner),
-            null,
-            LIST);
-    return tasks == null ? List.of() : tasks;
+    List<Task> tasks = new ArrayList<>();
+    String cursor = null;
+    do {
+      TaskPage page = page(teamId, status, owner, false, null, cursor);
+      tasks.addAll(page.items());
+      cursor = page.nextCursor();
+    } while (cursor != null);
+    return tasks;
   }
 
   /** Every live task. */
   public List<Task> list(UUID teamId) {
     return list(teamId, null, null);
+  }
+
+  /**
+   * One page of the board, in id order.
+   *
+   * @param status only these statuses (comma-separated); null for all
+   * @param owner only this member's tasks; null for all
+   * @param includeDeleted whether tombstones are listed too
+   * @param limit tasks per page; null for the service's default
+   * @param cursor the previous page's {@link TaskPage#nextCursor()}, with the same filter; null for
+   *     the first page
+   */
+  public TaskPage page(
+      UUID teamId,
+      @Nullable String status,
+      @Nullable String owner,
+      boolean includeDeleted,
+      @Nullable Integer limit,
+      @Nullable String cursor) {
+    return Objects.requireNonNull(
+        http.call(
+            "GET",
+            ApiPath.of("/api/v1/teams/{}/tasks", teamId)
+                .query("status", status)
+                .query("owner", owner)
+                .query("include_deleted", includeDeleted ? Boolean.TRUE : null)
+                .query("limit", limit)
+                .query("cursor", cursor),
+            null,
+            TaskPage.class));
   }
 
   /** One task. */

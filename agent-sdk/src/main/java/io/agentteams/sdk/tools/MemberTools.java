@@ -143,7 +143,10 @@ public final class MemberTools {
     inbox.acknowledge();
   }
 
-  /** {@code list_tasks}: the board, optionally filtered by status (comma-separated) or owner. */
+  /**
+   * {@code list_tasks}: the whole board, every page of it, optionally filtered by status
+   * (comma-separated) or owner.
+   */
   public List<Task> listTasks(@Nullable String status, @Nullable String owner) {
     return board.list(teamId, status, owner);
   }

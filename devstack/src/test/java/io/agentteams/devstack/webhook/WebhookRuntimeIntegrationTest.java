@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpMethod;
+import org.springframework.r2dbc.core.DatabaseClient;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -343,6 +345,42 @@ class WebhookRuntimeIntegrationTest {
         .isEmpty();
     assertThat(signedWithBoth.signature().split(" ")).hasSize(2);
     agent.verifyWith(List.of(secret, rotated));
+  }
+
+  @Test
+  void aDeletedAgentsEndpointAndSecretsLeaveTheScheduler() {
+    api.post(
+            "/api/v1/agents",
+            owner,
+            Map.of(
+                "id",
+                "doomed",
+                "name",
+                "Doomed",
+                "runtime",
+                Map.of("kind", "webhook", "endpoint", agent.url())))
+        .ok();
+    await().atMost(PATIENCE).until(() -> runtimesInScheduler("doomed") == 1);
+
+    api.call(HttpMethod.DELETE, "/api/v1/agents/doomed", owner, null).ok();
+
+    // The deletion reaches the scheduler through the runtimes topic: it holds no endpoint or
+    // secret of the agent any more, so its dispatchers have nothing to push to.
+    await().atMost(PATIENCE).until(() -> runtimesInScheduler("doomed") == 0);
+    assertThat(runtimesInScheduler("hook")).as("the other agent keeps its runtime").isEqualTo(1);
+  }
+
+  /** The scheduler's own record of how the owner's agent runs (its endpoint and secrets). */
+  private static long runtimesInScheduler(String agentId) {
+    return SharedStack.get()
+        .context(Service.SCHEDULER)
+        .getBean(DatabaseClient.class)
+        .sql("SELECT count(*) AS n FROM push_agent WHERE owner_id = :owner AND agent_id = :agent")
+        .bind("owner", "wanda-webhooks")
+        .bind("agent", agentId)
+        .map(row -> row.get("n", Long.class))
+        .one()
+        .block(Duration.ofSeconds(10));
   }
 
   private static String request(String text, String key) {

@@ -1,10 +1,13 @@
 package io.agentteams.taskboard.task;
 
 import io.agentteams.platform.bounds.TextBound;
+import io.agentteams.taskboard.task.domain.BoardProblems;
 import io.agentteams.taskboard.task.domain.TaskLimits;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -36,6 +39,16 @@ import org.springframework.validation.annotation.Validated;
  * @param phaseMaxBytes a reported phase, UTF-8 bytes
  * @param writeScopeMaxChars one write scope, characters
  * @param writeScopeMaxBytes one write scope, UTF-8 bytes
+ * @param listPageSize tasks in one page of a listing when the client asks for no size
+ * @param listMaxPageSize the most tasks a client may ask for in one page
+ * @param listMaxBytes the most UTF-8 JSON bytes one page of a listing holds (whole tasks: a page
+ *     ends early rather than exceed it, and holds at least one task); the default keeps a page
+ *     within the 256 KB a reactive HTTP client buffers by default (the gateway's MCP adapter too)
+ * @param tombstoneRetention how long a deleted task's tombstone is kept before it is purged: longer
+ *     than the task events topic keeps the events that name the task (7 days, plus a segment's 7
+ *     days before the broker deletes it), so whoever reads such an event can still read the task
+ * @param tombstonePurgeInterval how often each replica purges expired tombstones
+ * @param tombstonePurgeBatch tombstones purged in one statement at most
  */
 @Validated
 @ConfigurationProperties("agentteams.taskboard")
@@ -62,7 +75,13 @@ public record TaskBoardProperties(
     @DefaultValue("80") int phaseMaxChars,
     @DefaultValue("160") int phaseMaxBytes,
     @DefaultValue("256") int writeScopeMaxChars,
-    @DefaultValue("512") int writeScopeMaxBytes) {
+    @DefaultValue("512") int writeScopeMaxBytes,
+    @DefaultValue("100") int listPageSize,
+    @DefaultValue("500") int listMaxPageSize,
+    @DefaultValue("256KB") DataSize listMaxBytes,
+    @DefaultValue("30d") Duration tombstoneRetention,
+    @DefaultValue("1h") Duration tombstonePurgeInterval,
+    @DefaultValue("1000") int tombstonePurgeBatch) {
 
   public TaskBoardProperties {
     if (claimTimeout.compareTo(minClaimTimeout) < 0
@@ -82,11 +101,47 @@ public record TaskBoardProperties(
       throw new IllegalArgumentException(
           "agentteams.taskboard.plan-max-tasks must be 1..max-tasks-per-team");
     }
+    if (tombstoneRetention.compareTo(Duration.ofDays(15)) < 0) {
+      throw new IllegalArgumentException(
+          "agentteams.taskboard.tombstone-retention must be at least 15d: longer than the task"
+              + " events naming a task can still be delivered");
+    }
+    if (tombstonePurgeInterval.isNegative()
+        || tombstonePurgeInterval.isZero()
+        || tombstonePurgeBatch < 1) {
+      throw new IllegalArgumentException(
+          "agentteams.taskboard.tombstone-purge-interval and tombstone-purge-batch must be positive");
+    }
+    if (listPageSize < 1 || listMaxPageSize < listPageSize) {
+      throw new IllegalArgumentException(
+          "agentteams.taskboard.list-page-size must be 1..list-max-page-size");
+    }
+    if (listMaxBytes.toBytes() < 128 * 1024) {
+      throw new IllegalArgumentException(
+          "agentteams.taskboard.list-max-bytes must be at least 128KB, room for the largest task");
+    }
     if (maxTasksPerTeam < 1 || maxDependencies < 0 || maxWriteScopes < 0) {
       throw new IllegalArgumentException(
           "agentteams.taskboard.max-tasks-per-team must be positive, max-dependencies and"
               + " max-write-scopes not negative");
     }
+  }
+
+  /**
+   * The size of one page of a listing.
+   *
+   * @param requested what the client asked for; null for the default
+   * @throws io.agentteams.platform.problem.DomainFailure 400 {@code invalid-limit} outside 1 to
+   *     {@code list-max-page-size}
+   */
+  public int listPageSize(@Nullable Integer requested) {
+    if (requested == null) {
+      return listPageSize;
+    }
+    if (requested < 1 || requested > listMaxPageSize) {
+      throw BoardProblems.invalidLimit(listMaxPageSize, requested);
+    }
+    return requested;
   }
 
   /** The limits as the domain sees them; invalid combinations fail at start-up. */

@@ -255,15 +255,6 @@ class ClaimConcurrencyIntegrationTest {
   }
 
   private List<TaskView> list(Team team) {
-    return board
-        .as(team, "lead")
-        .get()
-        .uri(BoardFixture.tasks(team))
-        .exchange()
-        .expectStatus()
-        .isOk()
-        .expectBody(new ParameterizedTypeReference<List<TaskView>>() {})
-        .returnResult()
-        .getResponseBody();
+    return board.list(team, "lead", "");
   }
 }

@@ -7,6 +7,7 @@ import io.agentteams.team.teams.application.ProvisioningCheckpoint;
 import io.agentteams.team.teams.application.ProvisioningReconciler;
 import io.agentteams.team.teams.application.TeamEventLog;
 import io.agentteams.team.teams.application.TeamProvisioning;
+import io.agentteams.team.teams.application.TeamTombstones;
 import io.agentteams.team.teams.persistence.ProvisioningStore;
 import io.agentteams.team.teams.persistence.TeamStore;
 import io.agentteams.team.teams.runtime.A2aConversations;
@@ -15,6 +16,7 @@ import io.agentteams.team.teams.runtime.RuntimeConversationProvisioner;
 import io.agentteams.team.teams.runtime.RuntimeConversations;
 import io.agentteams.team.teams.runtime.WebhookConversations;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.springframework.context.annotation.Bean;
@@ -22,8 +24,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.reactive.TransactionalOperator;
 
 /**
- * Wires provisioning: the runtime adapters behind the port, the worker, its reconciler and the
- * reconciler's loop.
+ * Wires provisioning (the runtime adapters behind the port, the worker, its reconciler and the
+ * reconciler's loop) and the purge of deleted teams.
  */
 @Configuration(proxyBeanMethods = false)
 public class TeamConfiguration {
@@ -71,6 +73,22 @@ public class TeamConfiguration {
   ProvisioningReconciler provisioningReconciler(
       TeamProvisioning provisioning, ProvisioningStore claims, MeterRegistry meters) {
     return new ProvisioningReconciler(provisioning, claims, meters);
+  }
+
+  @Bean
+  TeamTombstones teamTombstones(
+      TeamStore teams, TeamProperties properties, Clock clock, MeterRegistry meters) {
+    return new TeamTombstones(teams, properties, clock, meters);
+  }
+
+  /** Purges deleted teams older than {@code tombstone-retention} on every replica. */
+  @Bean
+  PeriodicLoop teamTombstonePurgeLoop(
+      PeriodicLoops loops, TeamTombstones tombstones, TeamProperties properties) {
+    return loops
+        .named("team-tombstone-purge")
+        .every(properties.tombstonePurgeInterval())
+        .running(tombstones::purgeOnce);
   }
 
   /**

@@ -2,6 +2,7 @@ package io.agentteams.team.teams;
 
 import io.agentteams.platform.bounds.TextBound;
 import io.agentteams.team.teams.domain.TeamLimits;
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -16,6 +17,10 @@ import org.springframework.validation.annotation.Validated;
  * @param minMembers fewest members
  * @param maxMembers most members
  * @param maxTeamsPerOwner most teams per owner
+ * @param tombstoneRetention how long a deleted team's row (its tombstone: id, owner, name,
+ *     revision) is kept before it is purged: longer than the team events topic keeps the events
+ *     that name the team (7 days, plus a segment's 7 days before the broker deletes it)
+ * @param tombstonePurgeInterval how often each replica purges expired tombstones
  */
 @Validated
 @ConfigurationProperties("agentteams.team")
@@ -26,7 +31,21 @@ public record TeamProperties(
     @DefaultValue("4000") int goalMaxBytes,
     @DefaultValue("2") int minMembers,
     @DefaultValue("8") int maxMembers,
-    @DefaultValue("20") int maxTeamsPerOwner) {
+    @DefaultValue("20") int maxTeamsPerOwner,
+    @DefaultValue("30d") Duration tombstoneRetention,
+    @DefaultValue("1h") Duration tombstonePurgeInterval) {
+
+  public TeamProperties {
+    if (tombstoneRetention.compareTo(Duration.ofDays(15)) < 0) {
+      throw new IllegalArgumentException(
+          "agentteams.team.tombstone-retention must be at least 15d: longer than the team events"
+              + " can still be delivered");
+    }
+    if (tombstonePurgeInterval.isNegative() || tombstonePurgeInterval.isZero()) {
+      throw new IllegalArgumentException(
+          "agentteams.team.tombstone-purge-interval must be positive");
+    }
+  }
 
   /** The limits as the domain sees them; invalid combinations fail at start-up. */
   public TeamLimits limits() {

@@ -4,14 +4,15 @@ import io.agentteams.contracts.EventPayload;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How an agent of an owner's catalog runs now: registered, replaced, or its webhook secret rotated.
- * Published on {@code Topics.AGENT_RUNTIMES} only (never on the topics the gateway relays to
- * people), keyed by {@link #key}, for the scheduler, which pushes jobs to webhook agents and signs
- * them with these secrets.
+ * How an agent of an owner's catalog runs now: registered, replaced, its webhook secret rotated, or
+ * deleted ({@link #DELETED}: the agent is gone, and so must be its endpoint and secrets). Published
+ * on {@code Topics.AGENT_RUNTIMES} only (never on the topics the gateway relays to people), keyed
+ * by {@link #key}, for the scheduler, which pushes jobs to webhook agents and signs them with these
+ * secrets.
  *
  * @param ownerId the owner whose catalog holds the agent
  * @param agentId the agent
- * @param runtimeKind {@code pull}, {@code webhook} or {@code a2a}
+ * @param runtimeKind {@code pull}, {@code webhook}, {@code a2a}, or {@link #DELETED}
  * @param endpoint where a webhook or A2A agent is reached
  * @param webhookSecret the secret pushes are signed with, for webhook agents
  * @param previousWebhookSecret the secret before the last rotation, still signed with too until
@@ -31,6 +32,14 @@ public record AgentRuntimeChanged(
     implements EventPayload {
 
   public static final String TYPE = "AgentRuntimeChanged";
+
+  /** The runtime kind of a deleted agent: nothing runs it any more. */
+  public static final String DELETED = "deleted";
+
+  /** Whether the agent was deleted. */
+  public boolean deleted() {
+    return DELETED.equals(runtimeKind);
+  }
 
   /** The Kafka key of an agent's runtime events: one owner's agent, in order. */
   public static String key(String ownerId, String agentId) {

@@ -18,12 +18,14 @@ import io.agentteams.platform.outbox.OutboxRelay;
 import io.agentteams.platform.outbox.PlatformHousekeeping;
 import io.agentteams.platform.outbox.RelayCheckpoint;
 import io.agentteams.platform.roster.RosterProperties;
+import io.agentteams.platform.roster.RosterTombstones;
 import io.agentteams.platform.roster.Rosters;
 import io.agentteams.platform.schema.PlatformSchemaMigration;
 import io.agentteams.platform.tracing.EventTracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.r2dbc.spi.ConnectionFactory;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -157,8 +159,25 @@ public class MessagingAutoConfiguration {
   static class RosterConfiguration {
 
     @Bean
-    Rosters rosters(DatabaseClient db, EventCodec codec) {
-      return new Rosters(db, codec);
+    Rosters rosters(DatabaseClient db, EventCodec codec, RosterProperties properties) {
+      return new Rosters(db, codec, properties.tombstoneRetention(), Clock.systemUTC());
+    }
+
+    @Bean
+    RosterTombstones rosterTombstones(
+        DatabaseClient db, RosterProperties properties, MeterRegistry meters) {
+      return new RosterTombstones(db, properties.tombstoneRetention(), meters);
+    }
+
+    /** Purges expired tombstones of deleted teams every {@code tombstone-purge-interval}. */
+    @Bean
+    PeriodicLoop rosterTombstonePurgeLoop(
+        PeriodicLoops loops, RosterTombstones tombstones, RosterProperties properties) {
+      return loops
+          .named("roster-tombstone-purge")
+          .every(properties.tombstonePurgeInterval())
+          .firstAfter(Duration.ofMinutes(1))
+          .running(tombstones::purge);
     }
 
     @Bean

@@ -12,6 +12,8 @@ import io.agentteams.contracts.team.TeamStatus;
 import io.agentteams.platform.consumer.EventHandler;
 import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.event.EventEnvelope;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -27,6 +29,11 @@ import reactor.core.publisher.Mono;
  * TeamDeleted} leaves a {@code deleted} tombstone without members (so a late copy of an older event
  * cannot bring the team back). Every change is guarded by the team revision: an event at or below
  * the revision the projection holds changes nothing.
+ *
+ * <p>Tombstones are purged after the tombstone retention ({@link RosterTombstones}). Every event of
+ * a team occurred before its {@code TeamDeleted}, so once its tombstone is gone every event of the
+ * team is older than the retention; an event that old is ignored, so nothing can bring a purged
+ * team back (and none can still be delivered: the retention outlasts the topic's).
  */
 public final class Rosters {
 
@@ -48,10 +55,23 @@ public final class Rosters {
 
   private final DatabaseClient db;
   private final EventCodec codec;
+  private final Duration tombstoneRetention;
+  private final Clock clock;
 
+  /** With the default tombstone retention and the system clock. */
   public Rosters(DatabaseClient db, EventCodec codec) {
+    this(db, codec, RosterProperties.DEFAULT_TOMBSTONE_RETENTION, Clock.systemUTC());
+  }
+
+  /**
+   * @param tombstoneRetention how long tombstones are kept: an event older than that is ignored
+   * @param clock what "older" is measured against
+   */
+  public Rosters(DatabaseClient db, EventCodec codec, Duration tombstoneRetention, Clock clock) {
     this.db = db;
     this.codec = codec;
+    this.tombstoneRetention = tombstoneRetention;
+    this.clock = clock;
   }
 
   /**
@@ -99,20 +119,31 @@ public final class Rosters {
   private record RosterRow(
       String ownerId, TeamStatus status, long revision, Roster.@Nullable Member member) {}
 
-  /** Applies team events to the projection; events older than what it holds change nothing. */
+  /**
+   * Applies team events to the projection; events older than what it holds change nothing, and so
+   * does an event older than the tombstone retention (its team's tombstone may be purged already).
+   */
   public EventHandler handler() {
-    return event ->
-        switch (event.type()) {
-          case TeamCreated.TYPE -> created(codec.data(event, TeamCreated.class));
-          case TeamReady.TYPE -> status(codec.data(event, TeamReady.class), TeamStatus.READY);
-          case TeamReconnected.TYPE ->
-              status(codec.data(event, TeamReconnected.class), TeamStatus.READY);
-          case TeamFailed.TYPE -> status(codec.data(event, TeamFailed.class), TeamStatus.FAILED);
-          case TeamDisconnected.TYPE ->
-              status(codec.data(event, TeamDisconnected.class), TeamStatus.DISCONNECTED);
-          case TeamDeleted.TYPE -> deleted(event, codec.data(event, TeamDeleted.class));
-          default -> Mono.empty();
-        };
+    return event -> {
+      if (event.occurredAt().isBefore(clock.instant().minus(tombstoneRetention))) {
+        return Mono.empty();
+      }
+      return apply(event);
+    };
+  }
+
+  private Mono<Void> apply(EventEnvelope event) {
+    return switch (event.type()) {
+      case TeamCreated.TYPE -> created(codec.data(event, TeamCreated.class));
+      case TeamReady.TYPE -> status(codec.data(event, TeamReady.class), TeamStatus.READY);
+      case TeamReconnected.TYPE ->
+          status(codec.data(event, TeamReconnected.class), TeamStatus.READY);
+      case TeamFailed.TYPE -> status(codec.data(event, TeamFailed.class), TeamStatus.FAILED);
+      case TeamDisconnected.TYPE ->
+          status(codec.data(event, TeamDisconnected.class), TeamStatus.DISCONNECTED);
+      case TeamDeleted.TYPE -> deleted(event, codec.data(event, TeamDeleted.class));
+      default -> Mono.empty();
+    };
   }
 
   private Mono<Void> created(TeamCreated created) {

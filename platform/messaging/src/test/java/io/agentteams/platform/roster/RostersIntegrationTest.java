@@ -20,7 +20,9 @@ import io.agentteams.platform.event.EventEnvelope;
 import io.agentteams.platform.support.PlatformFixture;
 import io.agentteams.platform.test.RealInfrastructure;
 import io.agentteams.platform.test.TestInfrastructure;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
@@ -65,6 +67,10 @@ class RostersIntegrationTest {
   }
 
   private TeamCreated created() {
+    return created(id);
+  }
+
+  private static TeamCreated created(String id) {
     return new TeamCreated(
         id,
         "alice",
@@ -136,6 +142,60 @@ class RostersIntegrationTest {
     assertThat(roster().status()).isEqualTo(TeamStatus.DELETED);
     assertThat(roster().members()).isEmpty();
     assertThat(roster().revision()).isEqualTo(10);
+  }
+
+  @Test
+  void aTombstoneIsPurgedAfterItsRetentionAndALateEventDoesNotBringTheTeamBack() {
+    Duration retention = Duration.ofDays(30);
+    Rosters guarded = new Rosters(fixture.db, fixture.codec, retention, Clock.systemUTC());
+    RosterTombstones tombstones = new RosterTombstones(fixture.db, retention, fixture.meters);
+    UUID recent = UUID.randomUUID();
+    for (UUID deleted : List.of(team, recent)) {
+      String teamId = deleted.toString();
+      applyWith(guarded, fixture.codec.envelope(created(teamId), teamId, "alice", 1, null));
+      applyWith(
+          guarded, fixture.codec.envelope(new TeamDeleted(teamId, 2), teamId, "alice", 2, null));
+    }
+    // The first team was deleted longer ago than the retention.
+    fixture
+        .db
+        .sql(
+            "UPDATE platform.roster_team SET updated_at = now() - make_interval(days => 31)"
+                + " WHERE team_id = :team")
+        .bind("team", team)
+        .fetch()
+        .rowsUpdated()
+        .block();
+
+    assertThat(tombstones.purge().block()).isGreaterThanOrEqualTo(1);
+
+    assertThat(rosters.find(team).blockOptional()).as("purged").isEmpty();
+    assertThat(rosters.find(recent).block().status()).as("kept").isEqualTo(TeamStatus.DELETED);
+    assertThat(fixture.meters.counter("agentteams.roster.tombstones.purged").count())
+        .isGreaterThanOrEqualTo(1);
+
+    // A late copy of the purged team's creation: it occurred before the deletion, so it is older
+    // than the retention, and ignored.
+    EventEnvelope late = fixture.codec.envelope(created(id), id, "alice", 1, null);
+    Instant occurred = Instant.now().minus(Duration.ofDays(31));
+    applyWith(
+        guarded,
+        new EventEnvelope(
+            UUID.randomUUID(),
+            late.type(),
+            late.schemaVersion(),
+            late.teamId(),
+            late.ownerId(),
+            occurred,
+            late.producer(),
+            late.sequence(),
+            late.trace(),
+            late.data()));
+    assertThat(rosters.find(team).blockOptional()).as("not resurrected").isEmpty();
+  }
+
+  private void applyWith(Rosters projection, EventEnvelope event) {
+    assertThat(consumer.process("roster", event, projection.handler()).block()).isTrue();
   }
 
   @Test

@@ -21,8 +21,22 @@ public class PushAgentStore {
     this.db = db;
   }
 
-  /** Records the change unless a newer one is already recorded. */
+  /**
+   * Records the change unless a newer one is already recorded; a deleted agent's endpoint and
+   * secrets are dropped, so nothing is pushed to it again.
+   */
   public Mono<Void> apply(AgentRuntimeChanged change) {
+    if (change.deleted()) {
+      return db.sql(
+              "DELETE FROM push_agent WHERE owner_id = :owner AND agent_id = :agent"
+                  + " AND version < :version")
+          .bind("owner", change.ownerId())
+          .bind("agent", change.agentId())
+          .bind("version", change.version())
+          .fetch()
+          .rowsUpdated()
+          .then();
+    }
     DatabaseClient.GenericExecuteSpec spec =
         db.sql(
                 """

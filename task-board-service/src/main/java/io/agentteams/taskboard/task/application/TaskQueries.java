@@ -5,14 +5,12 @@ import io.agentteams.platform.roster.RosterAccess;
 import io.agentteams.taskboard.task.TaskBoardProperties;
 import io.agentteams.taskboard.task.domain.BoardProblems;
 import io.agentteams.taskboard.task.domain.Task;
+import io.agentteams.taskboard.task.domain.TaskCursor;
+import io.agentteams.taskboard.task.domain.TaskFilter;
 import io.agentteams.taskboard.task.domain.TaskId;
-import io.agentteams.taskboard.task.domain.TaskStatus;
 import io.agentteams.taskboard.task.persistence.TaskStore;
-import java.util.List;
 import java.util.UUID;
-import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /** Reading a board: any member of the team and the team's owner may. */
@@ -29,15 +27,34 @@ public class TaskQueries {
     this.properties = properties;
   }
 
-  /** The team's tasks in id order; tombstones only when asked for. */
-  public Flux<Task> list(
-      Caller caller,
-      UUID teamId,
-      boolean includeDeleted,
-      List<TaskStatus> statuses,
-      @Nullable String owner) {
+  /**
+   * One page of the team's tasks in id order; tombstones only when asked for. The caller is
+   * admitted to the team first: only then are the filter, the page size and the cursor checked, so
+   * a caller from outside the team gets the same 404 whatever it asks.
+   */
+  public Mono<TaskListing> page(Caller caller, UUID teamId, TaskListRequest request) {
     return BoardCaller.resolve(access, caller, teamId)
-        .flatMapMany(a -> store.list(teamId, includeDeleted, statuses, owner));
+        .flatMap(
+            admitted -> {
+              TaskFilter filter =
+                  TaskFilter.of(request.tombstones(), request.status(), request.owner());
+              int size = properties.listPageSize(request.size());
+              TaskCursor cursor =
+                  request.cursor() == null
+                      ? null
+                      : TaskCursor.decode(request.cursor(), filter.fingerprint(teamId));
+              // One task more than the page holds tells whether another page follows.
+              return store
+                  .list(teamId, filter, cursor == null ? null : cursor.after(), size + 1)
+                  .collectList()
+                  .map(
+                      tasks ->
+                          new TaskListing(
+                              teamId,
+                              filter,
+                              tasks.subList(0, Math.min(size, tasks.size())),
+                              tasks.size() > size));
+            });
   }
 
   /** One task; a deleted one is returned as its tombstone. */

@@ -103,6 +103,43 @@ public final class BoardProblems {
         Map.of("min_seconds", min.toSeconds(), "max_seconds", max.toSeconds()));
   }
 
+  /** A status filter that names no status. */
+  public static DomainFailure unknownStatus(String wire) {
+    return DomainFailure.invalid("unknown-status", "no task status is called '" + wire + "'");
+  }
+
+  /** A listing cursor this service did not issue. */
+  public static DomainFailure invalidCursor() {
+    return DomainFailure.invalid("invalid-cursor", "the cursor is not one this service issued");
+  }
+
+  /** A listing cursor issued for another filter or another team's board. */
+  public static DomainFailure cursorFilterMismatch() {
+    return DomainFailure.invalid(
+        "cursor-filter-mismatch",
+        "this cursor belongs to a listing with another filter; list again without it");
+  }
+
+  /** A page size outside 1 to the maximum. */
+  public static DomainFailure invalidLimit(int max, int actual) {
+    return DomainFailure.invalid(
+        "invalid-limit",
+        "limit must be between 1 and " + max + ", got " + actual,
+        Map.of("min", 1, "max", max, "actual", actual));
+  }
+
+  /** A page size that is not a whole number. */
+  public static DomainFailure limitNotANumber(String raw) {
+    return DomainFailure.invalid(
+        "invalid-limit", "limit must be a whole number, got '" + raw + "'");
+  }
+
+  /** {@code include_deleted} other than true or false. */
+  public static DomainFailure notABoolean(String parameter) {
+    return DomainFailure.invalid(
+        "invalid-parameter", parameter + " must be true or false", Map.of("parameter", parameter));
+  }
+
   public static LimitExceededException tooManyTasks(int max, long actual) {
     return new LimitExceededException("task.max-tasks-per-team", "tasks", max, actual);
   }

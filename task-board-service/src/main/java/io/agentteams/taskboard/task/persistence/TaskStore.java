@@ -6,6 +6,7 @@ import io.agentteams.platform.event.TraceContext;
 import io.agentteams.platform.outbox.Outbox;
 import io.agentteams.taskboard.task.domain.Board;
 import io.agentteams.taskboard.task.domain.Task;
+import io.agentteams.taskboard.task.domain.TaskFilter;
 import io.agentteams.taskboard.task.domain.TaskId;
 import io.agentteams.taskboard.task.domain.TaskStatus;
 import io.agentteams.taskboard.task.domain.WriteScope;
@@ -270,31 +271,60 @@ public class TaskStore {
         .one();
   }
 
-  /** The team's tasks in id order, optionally with tombstones and filtered by status or owner. */
-  public Flux<Task> list(
-      UUID team, boolean includeDeleted, List<TaskStatus> statuses, @Nullable String owner) {
+  /**
+   * At most {@code limit} of the team's tasks the filter holds, in id order, after the given id
+   * (from the first without one). Keyset paging on the primary key: each page is one index range
+   * scan, however deep into the board it starts.
+   */
+  public Flux<Task> list(UUID team, TaskFilter filter, @Nullable TaskId after, int limit) {
     StringBuilder sql =
         new StringBuilder("SELECT ")
             .append(TaskRows.COLUMNS)
-            .append(" FROM task WHERE team_id = :team");
-    if (!includeDeleted) {
+            .append(" FROM task WHERE team_id = :team AND id > :after");
+    if (!filter.includeDeleted()) {
       sql.append(" AND deleted_at IS NULL");
     }
-    if (!statuses.isEmpty()) {
+    if (!filter.statuses().isEmpty()) {
       sql.append(" AND status = ANY(:statuses)");
     }
-    if (owner != null) {
+    if (filter.owner() != null) {
       sql.append(" AND owner = :owner");
     }
-    sql.append(" ORDER BY id");
-    DatabaseClient.GenericExecuteSpec spec = db.sql(sql.toString()).bind("team", team);
-    if (!statuses.isEmpty()) {
-      spec = spec.bind("statuses", statuses.stream().map(TaskStatus::wire).toArray(String[]::new));
+    sql.append(" ORDER BY id LIMIT :limit");
+    DatabaseClient.GenericExecuteSpec spec =
+        db.sql(sql.toString())
+            .bind("team", team)
+            .bind("after", after == null ? 0L : after.value())
+            .bind("limit", limit);
+    if (!filter.statuses().isEmpty()) {
+      spec =
+          spec.bind(
+              "statuses", filter.statuses().stream().map(TaskStatus::wire).toArray(String[]::new));
     }
-    if (owner != null) {
-      spec = spec.bind("owner", owner);
+    if (filter.owner() != null) {
+      spec = spec.bind("owner", filter.owner());
     }
     return spec.map(TaskRows::read).all();
+  }
+
+  /**
+   * Deletes at most {@code batch} tombstones of tasks deleted before {@code before}, of any team;
+   * rows another replica is purging are skipped. The boards' id counters are untouched, so a purged
+   * task's id is never given out again.
+   *
+   * @return how many were purged
+   */
+  public Mono<Long> purgeTombstones(Instant before, int batch) {
+    return db.sql(
+            """
+            DELETE FROM task WHERE (team_id, id) IN (
+              SELECT team_id, id FROM task WHERE deleted_at < :before
+              ORDER BY deleted_at LIMIT :batch FOR UPDATE SKIP LOCKED)
+            """)
+        .bind("before", before)
+        .bind("batch", batch)
+        .fetch()
+        .rowsUpdated();
   }
 
   /** Write scopes of the team's active tasks other than {@code except}, for overlap warnings. */

@@ -4,6 +4,7 @@ import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.web.WebProblems;
 import io.agentteams.taskboard.task.application.BoardAdmission;
 import io.agentteams.taskboard.task.application.TaskCommands;
+import io.agentteams.taskboard.task.application.TaskListRequest;
 import io.agentteams.taskboard.task.application.TaskQueries;
 import io.agentteams.taskboard.task.domain.NewTask;
 import io.agentteams.taskboard.task.domain.Task;
@@ -11,10 +12,10 @@ import io.agentteams.taskboard.task.domain.TaskEdit;
 import io.agentteams.taskboard.task.domain.TaskId;
 import io.agentteams.taskboard.task.domain.TaskStatus;
 import io.agentteams.taskboard.task.persistence.TaskStore;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.ResponseEntity;
@@ -28,7 +29,6 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -42,25 +42,49 @@ public class TaskController {
   private final TaskCommands commands;
   private final TaskQueries queries;
   private final BoardAdmission admission;
+  private final TaskPages pages;
 
-  public TaskController(TaskCommands commands, TaskQueries queries, BoardAdmission admission) {
+  TaskController(
+      TaskCommands commands, TaskQueries queries, BoardAdmission admission, TaskPages pages) {
     this.commands = commands;
     this.queries = queries;
     this.admission = admission;
+    this.pages = pages;
   }
 
+  /**
+   * One page of the board in id order. Follow {@code next_cursor} (with the same filter) until it
+   * is null to read the whole board; a task created meanwhile has a larger id than every task
+   * listed, so it shows on a later page and no task shows twice.
+   */
   @GetMapping
-  public Flux<TaskView> list(
+  public Mono<TaskPageView> list(
       Caller caller,
       @PathVariable UUID teamId,
-      @RequestParam(name = "include_deleted", defaultValue = "false") boolean includeDeleted,
-      @RequestParam(name = "status", required = false) @Nullable String status,
-      @RequestParam(name = "owner", required = false) @Nullable String owner) {
-    List<TaskStatus> statuses =
-        status == null || status.isBlank()
-            ? List.of()
-            : Arrays.stream(status.split(",")).map(TaskController::status).toList();
-    return queries.list(caller, teamId, includeDeleted, statuses, owner).map(TaskView::of);
+      // Taken as text and read once the caller is admitted: a malformed value must not answer an
+      // outsider with 400 where a member of another team gets 404.
+      @Parameter(
+              description = "list tombstones too",
+              schema = @Schema(type = "boolean", defaultValue = "false"))
+          @RequestParam(name = "include_deleted", required = false)
+          @Nullable String includeDeleted,
+      @Parameter(description = "only these statuses, comma-separated")
+          @RequestParam(name = "status", required = false)
+          @Nullable String status,
+      @Parameter(description = "only this member's tasks")
+          @RequestParam(name = "owner", required = false)
+          @Nullable String owner,
+      @Parameter(
+              description = "tasks per page: 1 to list-max-page-size (500), 100 unless given",
+              schema = @Schema(type = "integer", minimum = "1", maximum = "500"))
+          @RequestParam(name = "limit", required = false)
+          @Nullable String limit,
+      @Parameter(description = "the previous page's next_cursor, with the same filters")
+          @RequestParam(name = "cursor", required = false)
+          @Nullable String cursor) {
+    return queries
+        .page(caller, teamId, new TaskListRequest(includeDeleted, status, owner, limit, cursor))
+        .map(pages::fit);
   }
 
   @PostMapping
@@ -308,14 +332,6 @@ public class TaskController {
       throw WebProblems.notFound("task", value);
     }
     return TaskId.of(value);
-  }
-
-  private static TaskStatus status(String wire) {
-    try {
-      return TaskStatus.fromWire(wire.strip());
-    } catch (IllegalArgumentException e) {
-      throw WebProblems.invalid("unknown-status", "no task status is called '" + wire + "'");
-    }
   }
 
   /** A board's settings as the API shows them. */

@@ -283,7 +283,7 @@ class PlanImportIntegrationTest {
         .uri(tasks(team))
         .exchange()
         .expectBody()
-        .jsonPath("$.length()")
+        .jsonPath("$.items.length()")
         .isEqualTo(0);
   }
 }

@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
@@ -382,9 +381,10 @@ class TaskApiIntegrationTest {
         .exchange()
         .expectStatus()
         .isOk()
-        .expectBody(new ParameterizedTypeReference<List<TaskView>>() {})
+        .expectBody(TaskPageView.class)
         .returnResult()
         .getResponseBody()
+        .items()
         .stream()
         .map(TaskView::id)
         .toList();

@@ -163,7 +163,7 @@ public class AgentCatalog {
    * Deletes one of the owner's agents, refused while it is a member of a team that is not deleted
    * (naming up to ten of them). The agent's row is locked, and team creation takes shared locks on
    * the agents it names, so no team can come to name an agent as it goes. Its tokens are revoked in
-   * the same transaction.
+   * the same transaction, and its deletion is published so the scheduler forgets how to reach it.
    */
   public Mono<Void> delete(String ownerId, String id) {
     AgentId agentId = existingId(id);
@@ -171,14 +171,19 @@ public class AgentCatalog {
         agents
             .lock(ownerId, agentId)
             .switchIfEmpty(Mono.error(AgentProblems.agentNotFound(id)))
-            .flatMap(agent -> agents.liveTeamsWith(ownerId, agentId, 10).collectList())
             .flatMap(
-                teams ->
-                    teams.isEmpty()
-                        ? tokens
-                            .revokeAgentWithin(ownerId, agentId.value())
-                            .then(agents.delete(ownerId, agentId))
-                        : Mono.error(AgentProblems.agentInLiveTeams(agentId, teams))));
+                agent ->
+                    agents
+                        .liveTeamsWith(ownerId, agentId, 10)
+                        .collectList()
+                        .flatMap(
+                            teams ->
+                                teams.isEmpty()
+                                    ? tokens
+                                        .revokeAgentWithin(ownerId, agentId.value())
+                                        .then(runtimes.deleted(agent))
+                                        .then(agents.delete(ownerId, agentId))
+                                    : Mono.error(AgentProblems.agentInLiveTeams(agentId, teams)))));
   }
 
   /** One of the owner's agents; another owner's agent is answered as not found. */

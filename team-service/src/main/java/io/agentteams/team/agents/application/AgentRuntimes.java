@@ -18,8 +18,8 @@ import reactor.core.publisher.Mono;
 /**
  * Keeps what the scheduler needs to reach an agent in step with the catalog: a webhook agent gets
  * its signing secret when it becomes one (shown to the owner once), and every change of how an
- * agent runs is published as {@link AgentRuntimeChanged} through the outbox, in the same
- * transaction as the change.
+ * agent runs (its deletion too) is published as {@link AgentRuntimeChanged} through the outbox, in
+ * the same transaction as the change.
  */
 @Component
 public class AgentRuntimes {
@@ -79,6 +79,34 @@ public class AgentRuntimes {
                     .save(agent.ownerId(), agent.id(), rotated)
                     .then(publish(agent, rotated))
                     .thenReturn(rotated));
+  }
+
+  /**
+   * The agent is being deleted (its row locked by the caller's transaction, and still there): its
+   * secrets are forgotten and its deletion published, so the scheduler drops its endpoint and
+   * secrets too.
+   */
+  public Mono<Void> deleted(Agent agent) {
+    return secrets
+        .delete(agent.ownerId(), agent.id())
+        .then(secrets.nextRuntimeVersion(agent.ownerId(), agent.id()))
+        .flatMap(
+            version ->
+                outbox.append(
+                    Topics.AGENT_RUNTIMES,
+                    AgentRuntimeChanged.key(agent.ownerId(), agent.id().value()),
+                    agent.ownerId(),
+                    version,
+                    new AgentRuntimeChanged(
+                        agent.ownerId(),
+                        agent.id().value(),
+                        AgentRuntimeChanged.DELETED,
+                        null,
+                        null,
+                        null,
+                        null,
+                        version)))
+        .then();
   }
 
   private Mono<Void> publish(Agent agent, @Nullable WebhookSecrets signing) {

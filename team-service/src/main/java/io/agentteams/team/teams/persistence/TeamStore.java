@@ -164,6 +164,25 @@ public class TeamStore {
         .then();
   }
 
+  /**
+   * Purges at most {@code batch} tombstones of teams deleted before {@code before}; rows another
+   * replica is purging are skipped.
+   *
+   * @return how many were purged
+   */
+  public Mono<Long> purgeTombstones(Instant before, int batch) {
+    return db.sql(
+            """
+            DELETE FROM team WHERE id IN (
+              SELECT id FROM team WHERE status = 'deleted' AND updated_at < :before
+              ORDER BY updated_at LIMIT :batch FOR UPDATE SKIP LOCKED)
+            """)
+        .bind("before", before)
+        .bind("batch", batch)
+        .fetch()
+        .rowsUpdated();
+  }
+
   /** Teams of the owner that are not deleted. */
   public Mono<Long> countActive(String ownerId) {
     return db.sql("SELECT count(*) AS n FROM team WHERE owner_id = :owner AND status <> 'deleted'")

@@ -296,6 +296,26 @@ class AgentApiIntegrationTest {
         .expectBody()
         .jsonPath("$.code")
         .isEqualTo("not-a-webhook-agent");
+
+    // Deleting the agent is published too, without endpoint or secrets, so the scheduler drops
+    // them.
+    web.delete()
+        .uri("/api/v1/agents/hook")
+        .header("Authorization", api.owner(owner))
+        .exchange()
+        .expectStatus()
+        .isNoContent();
+    List<EventEnvelope> withDeletion =
+        org.awaitility.Awaitility.await()
+            .atMost(java.time.Duration.ofSeconds(30))
+            .until(() -> tape.of(AgentRuntimeChanged.key(owner, "hook")), e -> e.size() == 3);
+    AgentRuntimeChanged deletion =
+        tape.codec().data(withDeletion.get(2), AgentRuntimeChanged.class);
+    assertThat(deletion.deleted()).isTrue();
+    assertThat(deletion.version()).isEqualTo(3);
+    assertThat(deletion.endpoint()).isNull();
+    assertThat(deletion.webhookSecret()).isNull();
+    assertThat(deletion.previousWebhookSecret()).isNull();
   }
 
   @Test

@@ -14,6 +14,9 @@ import io.agentteams.team.support.EventTape;
 import io.agentteams.team.support.SchedulerEvents;
 import io.agentteams.team.support.ScriptedRuntime;
 import io.agentteams.team.support.TeamApi;
+import io.agentteams.team.teams.TeamProperties;
+import io.agentteams.team.teams.application.TeamTombstones;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +36,9 @@ class TeamLifecycleIntegrationTest {
   @Autowired CallerTokens tokens;
   @Autowired DatabaseClient db;
   @Autowired ScriptedRuntime runtime;
+  @Autowired TeamTombstones tombstones;
+  @Autowired TeamProperties properties;
+  @Autowired MeterRegistry meters;
 
   TeamApi api;
   EventTape tape;
@@ -108,6 +114,35 @@ class TeamLifecycleIntegrationTest {
         .expectBody()
         .jsonPath("$.length()")
         .isEqualTo(0);
+  }
+
+  @Test
+  void aDeletedTeamsRowIsPurgedAfterItsRetentionAndARecentOneIsKept() {
+    UUID old = api.createTeamWithPullAgents(owner, "lead", "writer");
+    UUID recent = api.createTeamWithPullAgents(owner, "lead", "writer");
+    api.awaitStatus(owner, old, "ready");
+    api.awaitStatus(owner, recent, "ready");
+    delete(old).expectStatus().isNoContent();
+    delete(recent).expectStatus().isNoContent();
+    // The first one was deleted longer ago than the retention.
+    db.sql("UPDATE team SET updated_at = now() - make_interval(secs => :age) WHERE id = :team")
+        .bind("age", (double) properties.tombstoneRetention().plusHours(1).toSeconds())
+        .bind("team", old)
+        .fetch()
+        .rowsUpdated()
+        .block();
+    double purgedBefore = meters.counter("agentteams.team.tombstones.purged").count();
+
+    assertThat(tombstones.purgeOnce().block()).isGreaterThanOrEqualTo(1);
+
+    assertThat(count("SELECT count(*) AS n FROM team WHERE id = :team", old)).isZero();
+    assertThat(count("SELECT count(*) AS n FROM team WHERE id = :team", recent)).isOne();
+    assertThat(meters.counter("agentteams.team.tombstones.purged").count())
+        .isGreaterThanOrEqualTo(purgedBefore + 1);
+    // Purged or kept, a deleted team is simply not found, and deleting it again changes nothing.
+    for (UUID team : List.of(old, recent)) {
+      delete(team).expectStatus().isNotFound();
+    }
   }
 
   @Test

@@ -31,6 +31,9 @@ public class Reads {
   /** The most activity the API returns at once: a team's whole record (its request limits). */
   public static final int ACTIVITY_LIMIT = 200;
 
+  /** The most tasks one page of the task board holds (its {@code list-max-page-size}). */
+  static final int TASK_PAGE = 500;
+
   private final ConsoleApi api;
   private final JsonMapper mapper;
 
@@ -78,9 +81,31 @@ public class Reads {
     return api.get(owner, "/api/v1/jobs/" + jobId).map(r -> as(r.orThrow(), Job.class));
   }
 
+  /**
+   * The team's whole board, read a page at a time (the task board's largest pages, so a board of up
+   * to {@value #TASK_PAGE} tasks is one request) and following each page's cursor to the end.
+   */
   public Mono<List<Task>> tasks(Caller.Owner owner, UUID teamId) {
-    return api.get(owner, "/api/v1/teams/" + teamId + "/tasks")
-        .map(r -> list(r.orThrow(), Task.class));
+    return taskPage(owner, teamId, null)
+        .expand(page -> page.next() == null ? Mono.empty() : taskPage(owner, teamId, page.next()))
+        .concatMapIterable(TaskPage::tasks)
+        .collectList();
+  }
+
+  private record TaskPage(List<Task> tasks, @Nullable String next) {}
+
+  private Mono<TaskPage> taskPage(Caller.Owner owner, UUID teamId, @Nullable String cursor) {
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("limit", TASK_PAGE);
+    params.put("cursor", cursor);
+    return api.get(owner, ConsoleApi.path("/api/v1/teams/{id}/tasks", params, teamId))
+        .map(
+            r -> {
+              JsonNode body = r.orThrow();
+              String next =
+                  body.path("next_cursor").isString() ? body.path("next_cursor").asString() : null;
+              return new TaskPage(list(body.path("items"), Task.class), next);
+            });
   }
 
   /** The team's state entries, archived ones included, and the team-state revision. */
