@@ -101,9 +101,19 @@ public final class PostgresNotifications implements SmartLifecycle, AutoCloseabl
     if (raced != null) {
       return raced.notifications();
     }
-    listenOnLiveConnection(created);
-    connectIfWanted();
-    return created.notifications();
+    // Listening starts once the first subscriber is there: the catch-up that follows the LISTEN
+    // goes to the subscribers the channel has then (a sink without one drops it), and a LISTEN
+    // answered before the caller subscribed lost it.
+    AtomicBoolean asked = new AtomicBoolean();
+    return created
+        .notifications()
+        .doOnSubscribe(
+            subscription -> {
+              if (asked.compareAndSet(false, true)) {
+                listenOnLiveConnection(created);
+                connectIfWanted();
+              }
+            });
   }
 
   /** Starts listening (once a channel is asked for); idempotent. */
