@@ -92,43 +92,45 @@ public class RunProgress {
 
   /** The task board imported a plan: if it is a run's (the plan's id is the run's), it goes on. */
   public Mono<Void> on(PlanImported event) {
-    UUID runId = UUID.fromString(event.planId());
-    return transactions.transactional(
-        runs.lock(runId)
-            .filter(run -> run.teamId().toString().equals(event.teamId()))
-            .filter(run -> run.state() == RunState.PLANNING)
-            .flatMap(
-                run ->
-                    rosters
-                        .find(run.teamId())
-                        .flatMap(
-                            roster -> {
-                              Instant now = clock.instant();
-                              List<JobOrder> orders =
-                                  run.planned(plan(event), RunCommands.members(roster), now);
-                              return steps.finish(run, orders, roster, now);
-                            }))
-            .then());
+    return whilePlanning(
+        event.planId(),
+        event.teamId(),
+        (run, roster, now) ->
+            steps.finish(
+                run, run.planned(plan(event), RunCommands.members(roster), now), roster, now));
   }
 
   /** The task board refused a run's plan: the run fails with the board's reason. */
   public Mono<Void> on(PlanRefused event) {
-    UUID runId = UUID.fromString(event.planId());
+    return whilePlanning(
+        event.planId(),
+        event.teamId(),
+        (run, roster, now) -> {
+          run.planRefused("the task board refused the plan: " + event.reason(), now);
+          return steps.finish(run, List.of(), roster, now);
+        });
+  }
+
+  /** What the board's answer does to a run still planning, with its roster. */
+  @FunctionalInterface
+  private interface PlanAnswer {
+    Mono<?> apply(Run run, Roster roster, Instant now);
+  }
+
+  /**
+   * Applies the board's answer to the run it names, under the run's lock, if the run is that team's
+   * and still planning (a redelivered answer finds it past planning and does nothing).
+   */
+  private Mono<Void> whilePlanning(String planId, String teamId, PlanAnswer answer) {
     return transactions.transactional(
-        runs.lock(runId)
-            .filter(run -> run.teamId().toString().equals(event.teamId()))
+        runs.lock(UUID.fromString(planId))
+            .filter(run -> run.teamId().toString().equals(teamId))
             .filter(run -> run.state() == RunState.PLANNING)
             .flatMap(
                 run ->
                     rosters
                         .find(run.teamId())
-                        .flatMap(
-                            roster -> {
-                              Instant now = clock.instant();
-                              run.planRefused(
-                                  "the task board refused the plan: " + event.reason(), now);
-                              return steps.finish(run, List.of(), roster, now);
-                            }))
+                        .flatMap(roster -> answer.apply(run, roster, clock.instant())))
             .then());
   }
 
