@@ -85,19 +85,11 @@ public class TeamActionsController {
               return api.post(owner, "/api/v1/teams/" + teamId + "/requests", body)
                   .flatMap(
                       result ->
-                          result.ok()
-                              ? status(
-                                  exchange,
-                                  model,
-                                  HttpStatus.OK,
-                                  "Sent to " + String.join(", ", recipients) + ".",
-                                  null)
-                              : status(
-                                  exchange,
-                                  model,
-                                  HttpStatus.valueOf(problemStatus(result)),
-                                  null,
-                                  result.message()));
+                          outcome(
+                              exchange,
+                              model,
+                              result,
+                              "Sent to " + String.join(", ", recipients) + "."));
             });
   }
 
@@ -160,16 +152,7 @@ public class TeamActionsController {
       @PathVariable UUID jobId, Principal principal, ServerWebExchange exchange, Model model) {
     Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
     return api.post(owner, "/api/v1/jobs/" + jobId + "/cancel", Map.of())
-        .flatMap(
-            result ->
-                result.ok()
-                    ? status(exchange, model, HttpStatus.OK, "Cancelled.", null)
-                    : status(
-                        exchange,
-                        model,
-                        HttpStatus.valueOf(problemStatus(result)),
-                        null,
-                        result.message()));
+        .flatMap(result -> outcome(exchange, model, result, "Cancelled."));
   }
 
   /** Interrupts a member's turn: the job ends interrupted, the member's conversation kept. */
@@ -182,16 +165,7 @@ public class TeamActionsController {
       Model model) {
     Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
     return api.post(owner, "/api/v1/teams/" + teamId + "/jobs/" + jobId + "/interrupt", Map.of())
-        .flatMap(
-            result ->
-                result.ok()
-                    ? status(exchange, model, HttpStatus.OK, "Interrupted.", null)
-                    : status(
-                        exchange,
-                        model,
-                        HttpStatus.valueOf(problemStatus(result)),
-                        null,
-                        result.message()));
+        .flatMap(result -> outcome(exchange, model, result, "Interrupted."));
   }
 
   /** Approves a plan held for the owner's approval, at the plan's current revision. */
@@ -215,16 +189,7 @@ public class TeamActionsController {
                   plan + "/approve",
                   Map.of("expected_revision", read.body().path("revision").asLong()));
             })
-        .flatMap(
-            result ->
-                result.ok()
-                    ? status(exchange, model, HttpStatus.OK, "Plan approved.", null)
-                    : status(
-                        exchange,
-                        model,
-                        HttpStatus.valueOf(problemStatus(result)),
-                        null,
-                        result.message()));
+        .flatMap(result -> outcome(exchange, model, result, "Plan approved."));
   }
 
   @PostMapping("/console/teams/{teamId}/reconnect")
@@ -234,19 +199,11 @@ public class TeamActionsController {
     return api.post(owner, "/api/v1/teams/" + teamId + "/reconnect", null)
         .flatMap(
             result ->
-                result.ok()
-                    ? status(
-                        exchange,
-                        model,
-                        HttpStatus.OK,
-                        result.status() == 202 ? "Reconnecting…" : "The team is ready.",
-                        null)
-                    : status(
-                        exchange,
-                        model,
-                        HttpStatus.valueOf(problemStatus(result)),
-                        null,
-                        result.message()));
+                outcome(
+                    exchange,
+                    model,
+                    result,
+                    result.status() == 202 ? "Reconnecting…" : "The team is ready."));
   }
 
   /** Deletes the team once confirmed; the team-service refuses while jobs are unfinished. */
@@ -369,6 +326,15 @@ public class TeamActionsController {
     exchange.getResponse().setStatusCode(HttpStatus.UNPROCESSABLE_CONTENT);
     model.addAttribute("error", error);
     return Mono.just("fragments/activity :: answerPart");
+  }
+
+  /** The status fragment for an API call's outcome: its message, or the call's problem. */
+  private static Mono<String> outcome(
+      ServerWebExchange exchange, Model model, ApiResult result, String message) {
+    return result.ok()
+        ? status(exchange, model, HttpStatus.OK, message, null)
+        : status(
+            exchange, model, HttpStatus.valueOf(problemStatus(result)), null, result.message());
   }
 
   private static Mono<String> status(
