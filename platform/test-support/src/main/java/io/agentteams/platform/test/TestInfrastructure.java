@@ -37,6 +37,7 @@ public final class TestInfrastructure {
   /** The shared infrastructure, started on the first call. */
   public static synchronized TestInfrastructure shared() {
     if (shared == null) {
+      EventLoopWatch.start();
       long started = System.nanoTime();
       Backend backend =
           DockerProbe.useContainers() ? new ContainerBackend() : new EmbeddedBackend(cacheDir());
