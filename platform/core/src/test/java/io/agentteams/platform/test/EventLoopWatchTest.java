@@ -26,9 +26,23 @@ class EventLoopWatchTest {
     frame("io.netty.channel.epoll.EpollEventLoop", "run")
   };
 
+  /** A scheduler's worker waiting for its next task, eight frames below the park. */
+  private static final StackTraceElement[] QUEUED = {
+    frame("jdk.internal.misc.Unsafe", "park"),
+    frame("java.util.concurrent.locks.LockSupport", "park"),
+    frame("java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionNode", "block"),
+    frame("java.util.concurrent.ForkJoinPool", "unmanagedBlock"),
+    frame("java.util.concurrent.ForkJoinPool", "managedBlock"),
+    frame("java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject", "await"),
+    frame("java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue", "take"),
+    frame("java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue", "take"),
+    frame("java.util.concurrent.ThreadPoolExecutor", "getTask"),
+    frame("java.util.concurrent.ThreadPoolExecutor", "runWorker")
+  };
+
   @Test
   void anEventLoopInOnePlaceLongerThanItMayIsReportedOnceWithItsStack() {
-    Thread loop = new Thread(() -> {}, "reactor-http-epoll-3");
+    Thread loop = new Thread(() -> {}, "webflux-http-epoll-3");
 
     watch.sample(Map.of(loop, BLOCKED), 0);
     watch.sample(Map.of(loop, BLOCKED), STUCK - 1);
@@ -39,7 +53,7 @@ class EventLoopWatchTest {
 
     assertThat(reports).hasSize(1);
     assertThat(reports.get(0))
-        .startsWith("EVENT LOOP STALLED: reactor-http-epoll-3")
+        .startsWith("EVENT LOOP STALLED: webflux-http-epoll-3")
         .contains("KafkaProducer.waitOnMetadata");
   }
 
@@ -47,10 +61,11 @@ class EventLoopWatchTest {
   void aLoopThatMovesOrWaitsForWorkIsNotReportedNorIsAThreadThatMayBlock() {
     Thread loop = new Thread(() -> {}, "reactor-http-epoll-1");
     Thread elastic = new Thread(() -> {}, "boundedElastic-4");
+    Thread parallel = new Thread(() -> {}, "parallel-2");
 
     for (long now = 0; now <= 3 * STUCK; now += STUCK / 2) {
       StackTraceElement[] loopStack = (now / (STUCK / 2)) % 2 == 0 ? BLOCKED : POLLING;
-      watch.sample(Map.of(loop, loopStack, elastic, BLOCKED), now);
+      watch.sample(Map.of(loop, loopStack, elastic, BLOCKED, parallel, QUEUED), now);
     }
 
     assertThat(reports).isEmpty();

@@ -8,12 +8,12 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * Reports a non-blocking thread (a Reactor Netty event loop or a Reactor {@code parallel} worker)
- * found in the same place, not waiting for work, in every sample over {@link #STUCK}: every
- * connection that loop serves waits meanwhile, so a call a test makes goes unanswered although the
- * others are served. Started once per test JVM with the shared infrastructure; the report (the
- * thread's stack, once per stall) goes to standard error, marked {@code EVENT LOOP STALLED}, beside
- * the test's own output.
+ * Reports a non-blocking thread (a Reactor Netty event loop, the server's or a client's, or a
+ * Reactor {@code parallel} worker) found in the same place, not waiting for work, in every sample
+ * over {@link #STUCK}: every connection that loop serves waits meanwhile, so a call a test makes
+ * goes unanswered although the others are served. Started once per test JVM with the shared
+ * infrastructure; the report (the thread's stack, once per stall) goes to standard error, marked
+ * {@code EVENT LOOP STALLED}, beside the test's own output.
  */
 public final class EventLoopWatch {
 
@@ -22,7 +22,7 @@ public final class EventLoopWatch {
 
   private static final Duration SAMPLE = Duration.ofMillis(250);
   private static final int FRAMES = 12;
-  private static final int IDLE_DEPTH = 6;
+  private static final int IDLE_DEPTH = FRAMES;
 
   /** Frames of a thread waiting for work: an event loop's poll, an executor's queue. */
   private static final Set<String> IDLE =
@@ -98,6 +98,7 @@ public final class EventLoopWatch {
   private static boolean watched(Thread thread) {
     String name = thread.getName();
     return name.startsWith("reactor-http-")
+        || name.startsWith("webflux-http-")
         || name.startsWith("reactor-tcp-")
         || name.startsWith("parallel-");
   }
