@@ -53,7 +53,7 @@ import tools.jackson.databind.JsonNode;
       "spring.application.name=sample-service",
       "spring.jackson.property-naming-strategy=SNAKE_CASE"
     })
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "PT30S")
 class ProblemExceptionHandlerIntegrationTest {
 
   /** TEST ONLY: a fresh gateway key's public half, as every service must be given. */

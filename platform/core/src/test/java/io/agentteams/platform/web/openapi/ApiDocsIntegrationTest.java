@@ -28,7 +28,7 @@ import reactor.core.publisher.Mono;
       "spring.application.name=sample-service",
       "spring.jackson.property-naming-strategy=SNAKE_CASE"
     })
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "PT30S")
 class ApiDocsIntegrationTest {
 
   /** TEST ONLY: a fresh gateway key's public half, as every service must be given. */
