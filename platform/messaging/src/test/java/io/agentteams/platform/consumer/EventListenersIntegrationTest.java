@@ -195,9 +195,9 @@ class EventListenersIntegrationTest {
 
       first.stop();
 
-      // A third of the session time-out: only a member that left is gone by then.
+      // Half the session time-out: only a member that left is gone by then.
       await()
-          .atMost(Duration.ofSeconds(30))
+          .atMost(Duration.ofSeconds(45))
           .untilAsserted(
               () ->
                   assertThat(partitionsByInstance(admin, group))
