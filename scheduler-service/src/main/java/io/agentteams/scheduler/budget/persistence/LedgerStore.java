@@ -12,8 +12,10 @@ import io.r2dbc.spi.Readable;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -53,6 +55,9 @@ public class LedgerStore {
 
   /** A balance row as a spend view reads it, with its team. */
   public record Row(Balance balance, @Nullable UUID teamId) {}
+
+  /** The name the models past a view's bound are summed under. */
+  public static final String OTHER_MODELS = "other";
 
   private static final String LOCK =
       """
@@ -331,21 +336,18 @@ public class LedgerStore {
         .collectMultimap(Map.Entry::getKey, Map.Entry::getValue)
         .map(
             found -> {
-              Map<Scope, List<ModelSpend>> bounded = new java.util.HashMap<>();
+              Map<Scope, List<ModelSpend>> bounded = new HashMap<>();
               found.forEach((scope, models) -> bounded.put(scope, bounded(models, perScope)));
               return bounded;
             });
   }
-
-  /** The name the models past a view's bound are summed under. */
-  public static final String OTHER_MODELS = "other";
 
   private static List<ModelSpend> bounded(Collection<ModelSpend> models, int perScope) {
     List<ModelSpend> sorted = List.copyOf(models);
     if (sorted.size() <= perScope) {
       return sorted;
     }
-    List<ModelSpend> shown = new java.util.ArrayList<>(sorted.subList(0, perScope - 1));
+    List<ModelSpend> shown = new ArrayList<>(sorted.subList(0, perScope - 1));
     ModelSpend rest = new ModelSpend(OTHER_MODELS, 0, 0, 0, 0, 0);
     for (ModelSpend m : sorted.subList(perScope - 1, sorted.size())) {
       rest = rest.plus(m);
