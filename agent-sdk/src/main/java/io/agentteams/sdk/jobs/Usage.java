@@ -10,10 +10,14 @@ import org.jspecify.annotations.Nullable;
  * @param costUnits cost in integer micro-units of the owner's currency (e.g. micro-dollars)
  * @param inputTokens of the tokens, those the model read
  * @param outputTokens of the tokens, those the model wrote
- * @param model the model that used them, if one did
+ * @param model the model that used them, if one did: at most {@value #MAX_MODEL_LENGTH} printable
+ *     characters (the scheduler refuses a report naming any other, and with it the report's result)
  */
 public record Usage(
     long tokens, long costUnits, long inputTokens, long outputTokens, @Nullable String model) {
+
+  /** The longest model name the scheduler keeps, in characters. */
+  public static final int MAX_MODEL_LENGTH = 128;
 
   /** Nothing used. */
   public static final Usage NONE = new Usage(0, 0);
@@ -21,6 +25,12 @@ public record Usage(
   public Usage {
     if (tokens < 0 || costUnits < 0 || inputTokens < 0 || outputTokens < 0) {
       throw new IllegalArgumentException("usage cannot be negative");
+    }
+    if (model != null && !printable(model)) {
+      throw new IllegalArgumentException(
+          "a model name is 1 to "
+              + MAX_MODEL_LENGTH
+              + " characters with no control, format or separator character");
     }
     tokens = Math.max(tokens, Math.addExact(inputTokens, outputTokens));
   }
@@ -49,5 +59,23 @@ public record Usage(
         Math.addExact(inputTokens, other.inputTokens),
         Math.addExact(outputTokens, other.outputTokens),
         other.model != null ? other.model : model);
+  }
+
+  private static boolean printable(String model) {
+    if (model.isBlank() || model.codePointCount(0, model.length()) > MAX_MODEL_LENGTH) {
+      return false;
+    }
+    return model
+        .codePoints()
+        .noneMatch(
+            c -> {
+              int type = Character.getType(c);
+              return Character.isISOControl(c)
+                  || type == Character.FORMAT
+                  || type == Character.LINE_SEPARATOR
+                  || type == Character.PARAGRAPH_SEPARATOR
+                  || type == Character.SURROGATE
+                  || type == Character.UNASSIGNED;
+            });
   }
 }
