@@ -9,6 +9,7 @@ import io.agentteams.platform.roster.Rosters;
 import io.agentteams.platform.test.Database;
 import io.agentteams.platform.test.TestInfrastructure;
 import io.agentteams.scheduler.SchedulerApplication;
+import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.admission.application.AdmissionLoop;
 import io.agentteams.scheduler.admission.persistence.AdmissionStore;
 import io.agentteams.scheduler.budget.domain.Budget;
@@ -57,8 +58,9 @@ import reactor.core.publisher.Mono;
  *       raw rate.
  *   <li><b>Admission drain with budgets</b>: the same drain with a tokens budget on every bench
  *       team, so the admission pass reserves each job's estimate on its team's ledger row (locked
- *       without waiting) and records the hold on the job; printed beside the raw floor of the same
- *       rounds.
+ *       without waiting) and records the hold on the job. Every round measures the floor and both
+ *       drains one after the other (in turn budgeted first), so the budgeted drain is compared with
+ *       the unbudgeted drain of the same round.
  *   <li><b>Full lifecycle on 8 slots</b> (context, no target): 1,000 queued jobs through admission,
  *       a leased offer and a completion report, the runtime answering at once.
  *   <li><b>Queue-to-admitted latency</b>: 1,000 queued jobs stay in the queue behind conversations
@@ -67,8 +69,10 @@ import reactor.core.publisher.Mono;
  *       separately, from its queued timestamp) to its admission.
  * </ul>
  *
- * <p>Run: {@code ./mvnw -Dbench=admission -pl scheduler-service -am verify}. A quick check that it
- * runs (no figure to quote): add {@code -Dbench.jobs=100 -Dbench.probes=20}.
+ * <p>Run: {@code ./mvnw -Dbench=admission -pl scheduler-service -am verify}: five measured rounds
+ * ({@code -Dbench.rounds}) after a warm-up round, medians printed. A quick check that it runs (no
+ * figure to quote): add {@code -Dbench.jobs=100 -Dbench.probes=20}; {@code -Dbench.drain-only=true}
+ * stops after the drains.
  */
 public final class AdmissionBenchmark {
 
@@ -77,7 +81,14 @@ public final class AdmissionBenchmark {
 
   static final int OWNERS = 10;
   static final int CLAIMERS = 8;
-  static final int ROUNDS = 3;
+
+  /** Measured rounds; {@code -Dbench.rounds}. */
+  static final int ROUNDS = Integer.getInteger("bench.rounds", 5);
+
+  /**
+   * {@code -Dbench.drain-only=true} measures the drains only, without the lifecycle and latency.
+   */
+  static final boolean DRAIN_ONLY = Boolean.getBoolean("bench.drain-only");
 
   /** Jobs arriving in the latency run; {@code -Dbench.probes} for a quick check. */
   static final int PROBES = Integer.getInteger("bench.probes", 500);
@@ -102,6 +113,7 @@ public final class AdmissionBenchmark {
   private final EventCodec codec;
   private final Rosters rosters;
   private final LedgerStore ledger;
+  private final long estimateTokens;
 
   @SuppressWarnings("unchecked")
   AdmissionBenchmark(ConfigurableApplicationContext app) {
@@ -116,6 +128,7 @@ public final class AdmissionBenchmark {
     this.codec = app.getBean(EventCodec.class);
     this.rosters = app.getBean(Rosters.class);
     this.ledger = app.getBean(LedgerStore.class);
+    this.estimateTokens = app.getBean(SchedulerProperties.class).budget().estimate().tokens();
   }
 
   public static void main(String[] args) throws Exception {
@@ -166,38 +179,36 @@ public final class AdmissionBenchmark {
     Team probes = team("probe-owner", PROBES);
 
     // Warm-up: one unmeasured round of each, so the JIT compiled the hot paths.
+    Budget teamBudget = new Budget(TEAM_BUDGET_TOKENS, null, null, null);
     rawClaimRate();
     drainRate(teams);
+    budgetedDrainRate(teams, teamBudget);
 
+    // Each round measures the floor, the drain and the drain with budgets on, one after the
+    // other (in turn budgeted first), so a change in the machine's load between rounds moves all
+    // three together and the ratio of the two drains within a round is what compares.
     List<Double> raw = new ArrayList<>();
     List<Double> drain = new ArrayList<>();
-    for (int round = 0; round < ROUNDS; round++) {
-      raw.add(rawClaimRate());
-      drain.add(drainRate(teams));
-      System.out.printf(
-          "round %d: raw %.0f rows/s, admission drain %.0f jobs/s%n",
-          round + 1, raw.get(round), drain.get(round));
-    }
-    // Budgets on: every bench team has a tokens budget, so each pass reserves as it admits.
-    budgetTeams(teams, new Budget(TEAM_BUDGET_TOKENS, null, null, null));
-    drainRate(teams);
-    check(
-        count("state = 'admitted' AND cardinality(reserved_on) > 0") == JOBS,
-        "not every job reserved on its team's budget");
-    List<Double> budgetedRaw = new ArrayList<>();
     List<Double> budgeted = new ArrayList<>();
     for (int round = 0; round < ROUNDS; round++) {
-      budgetedRaw.add(rawClaimRate());
-      budgeted.add(drainRate(teams));
+      raw.add(rawClaimRate());
+      if (round % 2 == 0) {
+        drain.add(drainRate(teams));
+        budgeted.add(budgetedDrainRate(teams, teamBudget));
+      } else {
+        budgeted.add(budgetedDrainRate(teams, teamBudget));
+        drain.add(drainRate(teams));
+      }
       System.out.printf(
-          "budgeted round %d: raw %.0f rows/s, admission drain %.0f jobs/s%n",
-          round + 1, budgetedRaw.get(round), budgeted.get(round));
+          "round %d: raw %.0f rows/s, admission drain %.0f jobs/s, budgeted %.0f jobs/s (%.0f%%)%n",
+          round + 1,
+          raw.get(round),
+          drain.get(round),
+          budgeted.get(round),
+          100.0 * budgeted.get(round) / drain.get(round));
     }
-    budgetTeams(teams, Budget.NONE);
-
-    double lifecycle = lifecycleRate(teams);
-    Latency latency = latency(blocked, probes);
-
+    List<Double> budgetedShare =
+        IntStream.range(0, ROUNDS).mapToObj(r -> budgeted.get(r) / drain.get(r)).toList();
     double rawRate = median(raw);
     double drainRate = median(drain);
     System.out.printf(
@@ -206,14 +217,19 @@ public final class AdmissionBenchmark {
     System.out.printf(
         "Admission drain (capacity for all, real loop)     %8.0f jobs/s   rounds %s%n",
         drainRate, rounded(drain));
-    double budgetedRawRate = median(budgetedRaw);
-    double budgetedRate = median(budgeted);
-    System.out.printf(
-        "Raw SKIP LOCKED claims, budgeted rounds           %8.0f rows/s   rounds %s%n",
-        budgetedRawRate, rounded(budgetedRaw));
     System.out.printf(
         "Admission drain, every team budgeted (reserving)  %8.0f jobs/s   rounds %s%n",
-        budgetedRate, rounded(budgeted));
+        median(budgeted), rounded(budgeted));
+    System.out.printf(
+        "Budgets on: budgeted drain / drain of the same round = %.0f%% (median; rounds %s)%n",
+        100.0 * median(budgetedShare),
+        budgetedShare.stream().map(r -> String.format("%.0f%%", 100 * r)).toList());
+    if (DRAIN_ONLY) {
+      return;
+    }
+
+    double lifecycle = lifecycleRate(teams);
+    Latency latency = latency(blocked, probes);
     System.out.printf(
         "Full lifecycle on 8 slots (admit, offer, complete) %7.0f jobs/s%n", lifecycle);
     System.out.printf(
@@ -230,9 +246,26 @@ public final class AdmissionBenchmark {
         "%nRatios: admission drain / raw claims = %.0f%% (target >= 50%%); queue-to-admitted p99 = %.1f ms"
             + " (target <= 50 ms)%n",
         100.0 * drainRate / rawRate, latency.fromCommitP99());
-    System.out.printf(
-        "Budgets on: admission drain / raw claims = %.0f%% (without budgets %.0f%%)%n",
-        100.0 * budgetedRate / budgetedRawRate, 100.0 * drainRate / rawRate);
+  }
+
+  /**
+   * The drain with a tokens budget on every bench team, so each pass reserves as it admits; checks
+   * that every job holds its estimate and the team balances hold them all.
+   */
+  double budgetedDrainRate(List<Team> teams, Budget budget) {
+    budgetTeams(teams, budget);
+    try {
+      double rate = drainRate(teams);
+      check(
+          count("state = 'admitted' AND cardinality(reserved_on) > 0") == JOBS,
+          "not every job reserved on its team's budget");
+      check(
+          teamsReserved() == JOBS * estimateTokens,
+          "the team balances do not hold every job's estimate");
+      return rate;
+    } finally {
+      budgetTeams(teams, Budget.NONE);
+    }
   }
 
   // ---- raw floor ----
@@ -508,6 +541,15 @@ public final class AdmissionBenchmark {
             db.sql("UPDATE admission_control SET rotation = '{}', served_in_turn = 0")
                 .fetch()
                 .rowsUpdated())
+        .block();
+  }
+
+  /** Tokens the team balances hold reserved. */
+  long teamsReserved() {
+    return db.sql(
+            "SELECT coalesce(sum(reserved_tokens), 0)::bigint AS n FROM ledger WHERE scope = 'team'")
+        .map(row -> row.get("n", Long.class))
+        .one()
         .block();
   }
 
