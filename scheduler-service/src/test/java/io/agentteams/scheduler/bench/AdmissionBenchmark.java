@@ -25,6 +25,11 @@ import io.agentteams.scheduler.job.domain.InputKind;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.Question;
 import io.agentteams.scheduler.job.domain.Usage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -181,34 +186,46 @@ public final class AdmissionBenchmark {
     // Warm-up: one unmeasured round of each, so the JIT compiled the hot paths.
     Budget teamBudget = new Budget(TEAM_BUDGET_TOKENS, null, null, null);
     rawClaimRate();
-    drainRate(teams);
-    budgetedDrainRate(teams, teamBudget);
+    drain(teams);
+    budgetedDrain(teams, teamBudget);
 
     // Each round measures the floor, the drain and the drain with budgets on, one after the
     // other (in turn budgeted first), so a change in the machine's load between rounds moves all
     // three together and the ratio of the two drains within a round is what compares.
     List<Double> raw = new ArrayList<>();
-    List<Double> drain = new ArrayList<>();
-    List<Double> budgeted = new ArrayList<>();
+    List<Drain> plain = new ArrayList<>();
+    List<Drain> reserving = new ArrayList<>();
     for (int round = 0; round < ROUNDS; round++) {
       raw.add(rawClaimRate());
       if (round % 2 == 0) {
-        drain.add(drainRate(teams));
-        budgeted.add(budgetedDrainRate(teams, teamBudget));
+        plain.add(drain(teams));
+        reserving.add(budgetedDrain(teams, teamBudget));
       } else {
-        budgeted.add(budgetedDrainRate(teams, teamBudget));
-        drain.add(drainRate(teams));
+        reserving.add(budgetedDrain(teams, teamBudget));
+        plain.add(drain(teams));
       }
+      Drain p = plain.get(round);
+      Drain b = reserving.get(round);
       System.out.printf(
-          "round %d: raw %.0f rows/s, admission drain %.0f jobs/s, budgeted %.0f jobs/s (%.0f%%)%n",
+          "round %d: raw %.0f rows/s; admission drain %.0f jobs/s, %s; budgeted %.0f jobs/s, %s;"
+              + " budgeted/unbudgeted: rate %.0f%%, processor time %.0f%%%n",
           round + 1,
           raw.get(round),
-          drain.get(round),
-          budgeted.get(round),
-          100.0 * budgeted.get(round) / drain.get(round));
+          p.rate(),
+          p.cpu(),
+          b.rate(),
+          b.cpu(),
+          100.0 * b.rate() / p.rate(),
+          100.0 * b.cpuPerJob() / p.cpuPerJob());
     }
-    List<Double> budgetedShare =
+    List<Double> drain = plain.stream().map(Drain::rate).toList();
+    List<Double> budgeted = reserving.stream().map(Drain::rate).toList();
+    List<Double> rateShare =
         IntStream.range(0, ROUNDS).mapToObj(r -> budgeted.get(r) / drain.get(r)).toList();
+    List<Double> cpuShare =
+        IntStream.range(0, ROUNDS)
+            .mapToObj(r -> reserving.get(r).cpuPerJob() / plain.get(r).cpuPerJob())
+            .toList();
     double rawRate = median(raw);
     double drainRate = median(drain);
     System.out.printf(
@@ -221,9 +238,16 @@ public final class AdmissionBenchmark {
         "Admission drain, every team budgeted (reserving)  %8.0f jobs/s   rounds %s%n",
         median(budgeted), rounded(budgeted));
     System.out.printf(
-        "Budgets on: budgeted drain / drain of the same round = %.0f%% (median; rounds %s)%n",
-        100.0 * median(budgetedShare),
-        budgetedShare.stream().map(r -> String.format("%.0f%%", 100 * r)).toList());
+        "Processor time per job (this JVM + Postgres): unbudgeted %.0f µs, budgeted %.0f µs%n",
+        median(plain.stream().map(Drain::cpuPerJob).toList()),
+        median(reserving.stream().map(Drain::cpuPerJob).toList()));
+    System.out.printf(
+        "Budgets on, against the unbudgeted drain of the same round (medians):"
+            + " rate %.0f%% %s, processor time per job %.0f%% %s%n",
+        100.0 * median(rateShare),
+        percents(rateShare),
+        100.0 * median(cpuShare),
+        percents(cpuShare));
     if (DRAIN_ONLY) {
       return;
     }
@@ -252,17 +276,17 @@ public final class AdmissionBenchmark {
    * The drain with a tokens budget on every bench team, so each pass reserves as it admits; checks
    * that every job holds its estimate and the team balances hold them all.
    */
-  double budgetedDrainRate(List<Team> teams, Budget budget) {
+  Drain budgetedDrain(List<Team> teams, Budget budget) {
     budgetTeams(teams, budget);
     try {
-      double rate = drainRate(teams);
+      Drain drain = drain(teams);
       check(
           count("state = 'admitted' AND cardinality(reserved_on) > 0") == JOBS,
           "not every job reserved on its team's budget");
       check(
           teamsReserved() == JOBS * estimateTokens,
           "the team balances do not hold every job's estimate");
-      return rate;
+      return drain;
     } finally {
       budgetTeams(teams, Budget.NONE);
     }
@@ -315,16 +339,117 @@ public final class AdmissionBenchmark {
 
   // ---- admission drain ----
 
-  double drainRate(List<Team> teams) {
+  /**
+   * One drain's rate, and the processor time it used per job: this JVM's (the scheduler, and the
+   * embedded Kafka the outbox relay publishes to) and the Postgres processes'. Under load from
+   * other processes the rate moves with the machine; the processor time per job much less.
+   */
+  record Drain(double rate, long jvmMicros, long databaseMicros) {
+    double cpuPerJob() {
+      return (jvmMicros + databaseMicros) / (double) JOBS;
+    }
+
+    String cpu() {
+      return String.format(
+          "%.0f µs/job (JVM %.0f, Postgres %.0f)",
+          cpuPerJob(), jvmMicros / (double) JOBS, databaseMicros / (double) JOBS);
+    }
+  }
+
+  Drain drain(List<Team> teams) {
     reset();
     admission.configureCapacity(JOBS).block();
     queueOnePerConversation(teams);
+    // The queued events are relayed before the drain starts, so their work is not counted in it.
+    try {
+      waitUntil(() -> pendingEvents() == 0, Duration.ofMinutes(2));
+    } catch (InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+    long jvmBefore = jvmMicros();
+    long databaseBefore = databaseMicros();
     long start = System.nanoTime();
     int admitted = loop.drain().block();
     double seconds = (System.nanoTime() - start) / 1e9;
+    long jvm = jvmMicros() - jvmBefore;
+    long database = databaseMicros() - databaseBefore;
     check(admitted == JOBS, "the drain admitted " + admitted);
     check(count("state = 'admitted' AND admissions = 1") == JOBS, "not every job admitted once");
-    return JOBS / seconds;
+    return new Drain(JOBS / seconds, jvm, database);
+  }
+
+  long pendingEvents() {
+    return db.sql("SELECT count(*) AS n FROM platform.outbox WHERE status = 'PENDING'")
+        .map(row -> row.get("n", Long.class))
+        .one()
+        .block();
+  }
+
+  static long jvmMicros() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+            .getProcessCpuTime()
+        / 1_000;
+  }
+
+  /**
+   * Processor time of the database's processes so far: the postmaster's children (backends and
+   * background workers) and, in the postmaster's own figures, those that already exited. Read from
+   * {@code /proc} in clock ticks of 10 ms.
+   */
+  long databaseMicros() {
+    if (postmaster == 0) {
+      int backend =
+          db.sql("SELECT pg_backend_pid() AS pid")
+              .map(row -> row.get("pid", Integer.class))
+              .one()
+              .block();
+      postmaster = procStat(backend)[1];
+    }
+    long ticks = 0;
+    long[] own = procStat(postmaster);
+    ticks += own[11] + own[12] + own[13] + own[14];
+    try (var processes = Files.list(Path.of("/proc"))) {
+      for (Path dir : processes.toList()) {
+        String name = dir.getFileName().toString();
+        if (!name.chars().allMatch(Character::isDigit)) {
+          continue;
+        }
+        long[] stat = procStat(Long.parseLong(name));
+        if (stat.length > 12 && stat[1] == postmaster) {
+          ticks += stat[11] + stat[12];
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return ticks * 10_000;
+  }
+
+  private long postmaster;
+
+  /**
+   * The first numeric fields of {@code /proc/<pid>/stat} after the command name (index 1 is the
+   * parent, 11 and 12 user and system time, 13 and 14 those of waited-for children); empty when the
+   * process is gone.
+   */
+  static long[] procStat(long pid) {
+    String stat;
+    try {
+      stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+    } catch (IOException e) {
+      return new long[0];
+    }
+    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+    // Up to the children's system time: later fields hold values past a long's range.
+    long[] values = new long[15];
+    for (int i = 1; i < values.length; i++) {
+      values[i] = Long.parseLong(fields[i]);
+    }
+    return values;
+  }
+
+  static List<String> percents(List<Double> shares) {
+    return shares.stream().map(r -> String.format("%.0f%%", 100 * r)).toList();
   }
 
   // ---- full lifecycle ----
