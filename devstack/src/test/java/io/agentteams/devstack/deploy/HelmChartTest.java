@@ -361,13 +361,12 @@ class HelmChartTest {
           .containsEntry("ssl.keystore.certificate.chain", "kafka-client-cert/tls.crt")
           .containsEntry("ssl.keystore.key", "kafka-client-cert/tls.key");
     }
-    // The service's consumers join their groups statically under the pod's name.
-    assertThat(
-            binder
-                .bind("agentteams.consumer", Bindable.of(ConsumerProperties.class))
-                .get()
-                .instanceId())
-        .isEqualTo("at-mailbox-service-7c9d5-x2k4p");
+    // The service's consumers join their groups statically under the pod's name, and leave them
+    // when the pod stops: a Deployment's replacement pod comes back under another name.
+    ConsumerProperties consumers =
+        binder.bind("agentteams.consumer", Bindable.of(ConsumerProperties.class)).get();
+    assertThat(consumers.instanceId()).isEqualTo("at-mailbox-service-7c9d5-x2k4p");
+    assertThat(consumers.leaveGroupOnClose()).isTrue();
     ConnectionFactoryOptions postgres =
         ConnectionFactoryOptions.parse(binder.bind("spring.r2dbc.url", String.class).get());
     assertThat(postgres.getValue(ConnectionFactoryOptions.HOST)).isEqualTo("pg.example.internal");

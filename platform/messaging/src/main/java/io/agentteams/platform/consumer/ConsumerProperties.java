@@ -22,6 +22,13 @@ import org.springframework.validation.annotation.Validated;
  *     a replica restarted after a crash takes its partitions back at once instead of after the dead
  *     member's session time-out. Two running replicas must never share one. Unset: dynamic
  *     membership, where a clean stop hands partitions over at once.
+ * @param leaveGroupOnClose whether a static member leaves its groups when it stops cleanly
+ *     (SIGTERM, the application closing), so its partitions move to the other replicas at once
+ *     instead of waiting out its session time-out; it then joins again as a new member (one
+ *     rebalance). A replica that dies without stopping ({@code kill -9}, an OOM kill) sends nothing
+ *     and still takes its partitions back under its name without a rebalance. Turn it off only
+ *     where every replica comes back under its own name soon after a clean stop (a StatefulSet's
+ *     rolling restart) and a rebalance costs more than that wait. Dynamic members always leave.
  */
 @Validated
 @ConfigurationProperties("agentteams.consumer")
@@ -32,7 +39,8 @@ public record ConsumerProperties(
     @DefaultValue("30s") Duration handlerTimeout,
     @DefaultValue("14d") Duration dedupeRetention,
     @DefaultValue("200") int maxBatch,
-    @Nullable String instanceId) {
+    @Nullable String instanceId,
+    @DefaultValue("true") boolean leaveGroupOnClose) {
 
   /** Settings with dynamic group membership. */
   public ConsumerProperties(
@@ -42,7 +50,8 @@ public record ConsumerProperties(
       Duration handlerTimeout,
       Duration dedupeRetention,
       int maxBatch) {
-    this(retries, initialBackoff, maxBackoff, handlerTimeout, dedupeRetention, maxBatch, null);
+    this(
+        retries, initialBackoff, maxBackoff, handlerTimeout, dedupeRetention, maxBatch, null, true);
   }
 
   @ConstructorBinding

@@ -67,7 +67,10 @@ public final class EventListeners implements SmartLifecycle {
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     config.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, properties.maxBatch());
-    DefaultKafkaConsumerFactory<String, String> factory = new DefaultKafkaConsumerFactory<>(config);
+    DefaultKafkaConsumerFactory<String, String> factory =
+        properties.leaveGroupOnClose()
+            ? new GroupLeavingConsumerFactory<>(config)
+            : new DefaultKafkaConsumerFactory<>(config);
     // Client metrics, among them each consumer's lag
     // (kafka_consumer_fetch_manager_records_lag_max).
     factory.addListener(new MicrometerConsumerListener<>(meters));

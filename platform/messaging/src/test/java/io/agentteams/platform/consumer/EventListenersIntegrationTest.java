@@ -18,11 +18,21 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -123,7 +133,8 @@ class EventListenersIntegrationTest {
             Duration.ofSeconds(30),
             Duration.ofDays(14),
             200,
-            "replica-1");
+            "replica-1",
+            true);
     // The replica's previous life: it joined as the same static member (its one consumer thread is
     // number 0), then died without leaving the group.
     crashedMember(application + ".rejoin", "replica-1.rejoin-0", topic, slowSessions);
@@ -152,6 +163,93 @@ class EventListenersIntegrationTest {
     await().atMost(Duration.ofSeconds(40)).until(() -> handled.size() == 1);
     listeners.stop();
     assertThat(listeners.notJoined()).as("not ready once stopped").containsExactly("rejoin");
+  }
+
+  @Test
+  void aReplicaStoppedCleanlyLeavesItsGroupSoTheOtherTakesEveryPartitionBeforeItsSessionEnds()
+      throws Exception {
+    String topic = PlatformFixture.topic("handover");
+    fixture.infrastructure.createTopics(4, List.of(topic, Topics.deadLetter(topic)));
+    String application = "handover-" + java.util.UUID.randomUUID();
+    String group = application + ".handover";
+    // A static member that stops without leaving keeps its partitions this long.
+    Map<String, Object> slowSessions = Map.of(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 90_000);
+    var first = replica(application, slowSessions, "replica-1", topic);
+    var second = replica(application, slowSessions, "replica-2", topic);
+    first.start();
+    second.start();
+
+    try (Admin admin =
+        Admin.create(
+            Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                fixture.infrastructure.kafkaBootstrapServers()))) {
+      await()
+          .atMost(PATIENCE)
+          .untilAsserted(
+              () ->
+                  assertThat(partitionsByInstance(admin, group))
+                      .as("both replicas hold partitions")
+                      .containsOnlyKeys("replica-1.handover-0", "replica-2.handover-0")
+                      .allSatisfy((instance, partitions) -> assertThat(partitions).isNotEmpty()));
+
+      first.stop();
+
+      // Half the session time-out: only a member that left is gone by then.
+      await()
+          .atMost(Duration.ofSeconds(45))
+          .untilAsserted(
+              () ->
+                  assertThat(partitionsByInstance(admin, group))
+                      .as("the stopped replica left; the other holds every partition")
+                      .containsExactly(Map.entry("replica-2.handover-0", Set.of(0, 1, 2, 3))));
+    }
+  }
+
+  private EventListeners replica(
+      String application, Map<String, Object> settings, String instance, String topic) {
+    return fixture.listeners(
+        application,
+        settings,
+        new ConsumerProperties(
+            2,
+            Duration.ofMillis(50),
+            Duration.ofMillis(200),
+            Duration.ofSeconds(30),
+            Duration.ofDays(14),
+            200,
+            instance,
+            true),
+        List.of(new EventSubscription("handover", List.of(topic), 1, event -> Mono.empty())));
+  }
+
+  /**
+   * The broker's view of a stable group: each member's instance id and the partitions assigned to
+   * it. Empty before the group exists and while it rebalances, when assignments are not settled.
+   */
+  private static Map<String, Set<Integer>> partitionsByInstance(Admin admin, String group)
+      throws Exception {
+    ConsumerGroupDescription description;
+    try {
+      description = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group).get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof GroupIdNotFoundException) {
+        return Map.of();
+      }
+      throw e;
+    }
+    if (description.groupState() != GroupState.STABLE) {
+      return Map.of();
+    }
+    Map<String, Set<Integer>> partitions = new java.util.TreeMap<>();
+    for (MemberDescription member : description.members()) {
+      partitions.put(
+          member.groupInstanceId().orElse(member.consumerId()),
+          member.assignment().topicPartitions().stream()
+              .map(TopicPartition::partition)
+              .collect(Collectors.toSet()));
+    }
+    return partitions;
   }
 
   /** A consumer that joins the group as the static member, then stops without leaving it. */
