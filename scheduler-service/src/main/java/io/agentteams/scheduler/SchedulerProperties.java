@@ -98,6 +98,8 @@ public record SchedulerProperties(
    * @param ownerTokens default tokens budget of an owner, across all its teams
    * @param ownerCostUnits default cost budget of an owner
    * @param chainMaxHops default hand-off hops budget of a chain
+   * @param modelsShown the most models a spend line breaks its spend down by; the rest are summed
+   *     under {@code other} (agents name models freely, so a line's breakdown stays bounded)
    */
   public record Budget(
       @DefaultValue("1000") long reserveTokens,
@@ -107,9 +109,13 @@ public record SchedulerProperties(
       @DefaultValue("0") long chainCostUnits,
       @DefaultValue("0") long ownerTokens,
       @DefaultValue("0") long ownerCostUnits,
-      @DefaultValue("0") int chainMaxHops) {
+      @DefaultValue("0") int chainMaxHops,
+      @DefaultValue("20") int modelsShown) {
 
     public Budget {
+      if (modelsShown < 1) {
+        throw new IllegalArgumentException("budget models-shown is at least 1");
+      }
       if (reserveTokens < 0
           || reserveCost < 0
           || chainTokens < 0

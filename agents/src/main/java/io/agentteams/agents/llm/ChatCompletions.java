@@ -42,6 +42,11 @@ public final class ChatCompletions {
    * @param toolCalls the tool calls it asks for
    * @param finishReason why it stopped
    * @param totalTokens the tokens the server counted for the call (0 if it did not say)
+   * @param promptTokens of them, those the model read
+   * @param completionTokens of them, those the model wrote
+   * @param model the model that answered, as the server named it; the one asked for when the server
+   *     named none or a name the ledger would refuse (not a printable name of at most 128
+   *     characters)
    */
   public record Reply(
       ObjectNode message,
@@ -131,9 +136,36 @@ public final class ChatCompletions {
           answer.path("usage").path("total_tokens").asLong(0),
           answer.path("usage").path("prompt_tokens").asLong(0),
           answer.path("usage").path("completion_tokens").asLong(0),
-          answer.path("model").asString(null));
+          modelOf(answer.path("model")));
     } catch (JacksonException e) {
       throw new ChatFailure("the model server's answer is not JSON: " + e.getMessage(), e);
     }
+  }
+
+  /** The longest model name the scheduler's ledger keeps. */
+  static final int MAX_MODEL_LENGTH = 128;
+
+  /** The model the server named, if the ledger can keep it; else the one asked for. */
+  private @Nullable String modelOf(JsonNode named) {
+    String model = named.isString() ? named.asString() : null;
+    return model != null && printable(model) ? model : settings.model();
+  }
+
+  private static boolean printable(String model) {
+    if (model.isBlank() || model.codePointCount(0, model.length()) > MAX_MODEL_LENGTH) {
+      return false;
+    }
+    return model
+        .codePoints()
+        .noneMatch(
+            c -> {
+              int type = Character.getType(c);
+              return Character.isISOControl(c)
+                  || type == Character.FORMAT
+                  || type == Character.LINE_SEPARATOR
+                  || type == Character.PARAGRAPH_SEPARATOR
+                  || type == Character.SURROGATE
+                  || type == Character.UNASSIGNED;
+            });
   }
 }

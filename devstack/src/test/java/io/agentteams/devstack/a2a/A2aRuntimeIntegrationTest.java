@@ -149,6 +149,35 @@ class A2aRuntimeIntegrationTest {
     assertThat(methodsOn(peer.streamingUrl())).contains("CancelTask");
   }
 
+  /**
+   * The lead's interrupt of a member's running job ends the job {@code interrupted} and is carried
+   * to the member's agent as CancelTask on the job's task.
+   */
+  @Test
+  void aJobInterruptedByTheLeadCancelsItsTaskAtTheAgent() throws Exception {
+    String job = request("second", "hold: until interrupted", "hold-interrupt-1");
+    await()
+        .atMost(PATIENCE)
+        .until(
+            () -> api.get("/api/v1/jobs/" + job, owner).ok().get("state").asString(),
+            "running"::equals);
+    String task = received(job).get(0).get("taskId").asString();
+
+    JsonNode interrupted =
+        api.post(
+                "/api/v1/teams/" + teamId + "/jobs/" + job + "/interrupt",
+                api.memberToken(owner, teamId, "lead"),
+                Map.of())
+            .ok();
+    assertThat(interrupted.get("state").asString()).isEqualTo("interrupted");
+
+    await()
+        .atMost(PATIENCE)
+        .untilAsserted(() -> assertThat(strings(peer.log().get("cancelled"))).contains(task));
+    assertThat(finished(job).get("state").asString()).isEqualTo("interrupted");
+    assertThat(methodsOn(peer.pollingUrl())).contains("CancelTask");
+  }
+
   @Test
   void aSchedulerStoppedMidTaskReconcilesItWithGetTaskAndNeverSendsItAgain() throws Exception {
     String job = request("lead", "gate: through a restart", "gate-1");
@@ -290,7 +319,9 @@ class A2aRuntimeIntegrationTest {
         .atMost(PATIENCE)
         .until(
             () -> api.get("/api/v1/jobs/" + job, owner).ok(),
-            j -> List.of("completed", "failed", "cancelled").contains(j.get("state").asString()));
+            j ->
+                List.of("completed", "failed", "cancelled", "interrupted")
+                    .contains(j.get("state").asString()));
   }
 
   /** The messages the agent received under the job's id. */

@@ -18,17 +18,20 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
+import tools.jackson.databind.JsonNode;
 
 /**
  * A team run from the console: started with plan approval, the plan shown and approved on the run's
  * page, the timeline by phase (plan, rounds, synthesis) as the run goes on, the result; and a plan
- * rejected with a reason. The objective is hostile markup, shown as text.
+ * rejected with a reason; a budgeted run's spend per member, run, team and model (a model named by
+ * hostile markup, shown as text) and its export. The objective is hostile markup, shown as text.
  */
 @RealInfrastructure
 class RunsBrowserTest {
 
   private static final String OWNER = "rhea";
   private static final String HOSTILE = "<img src=x onerror=alert(1)> brief the board";
+  private static final String HOSTILE_MODEL = "<img src=x onerror=alert(1)>";
   private static final Pattern TASK = Pattern.compile("Your task \\[([a-z0-9-]+)]");
   private static final String PLAN =
       """
@@ -39,6 +42,7 @@ class RunsBrowserTest {
   private static ConsoleFixture fixture;
   private static Browser browser;
   private static String teamId;
+  private static String ownerToken;
   private static final List<AgentWorker> workers = new ArrayList<>();
 
   @BeforeAll
@@ -46,6 +50,7 @@ class RunsBrowserTest {
     fixture = new ConsoleFixture();
     browser = Browser.shared();
     String token = fixture.ownerToken(OWNER);
+    ownerToken = token;
     fixture.agent(token, "lead", "Lead", "Plans and sums up");
     fixture.agent(token, "analyst", "Analyst", "Works the figures");
     teamId = fixture.team(token, "Board brief", "Brief the board", "lead", "analyst");
@@ -139,7 +144,44 @@ class RunsBrowserTest {
         .contains("analyst", "300");
     assertThat(browser.driver().findElement(By.id("spend-run-" + runId)).getText())
         .contains("Audit the ledger (budgeted)", "600", "1500", "900");
+    // Per model: the planner's model (a hostile name, shown as text) and the analyst's.
+    List<WebElement> models =
+        browser.driver().findElements(By.cssSelector("#spend-models tbody tr"));
+    assertThat(models)
+        .anySatisfy(row -> assertModelRow(row, HOSTILE_MODEL, "225", "75", "300", "1"))
+        .anySatisfy(row -> assertModelRow(row, "analyst-small-1", "240", "60", "300", "1"));
+    assertThat(browser.driver().findElements(By.cssSelector("#spend-models img"))).isEmpty();
+    browser.assertNoDialog();
     browser.checkAndCapture("runs-spend", "light", Browser.DESKTOP);
+
+    // The run's export carries the split: the run's spend per model, each job's usage.
+    JsonNode export =
+        fixture.api.get("/api/v1/teams/" + teamId + "/runs/" + runId + "/export", ownerToken).ok();
+    JsonNode spend = export.get("spend");
+    assertThat(spend.get("spent").get("input_tokens").asLong()).isEqualTo(225 + 240);
+    assertThat(spend.get("spent").get("output_tokens").asLong()).isEqualTo(75 + 60);
+    assertThat(spend.get("by_model"))
+        .extracting(m -> m.get("model").asString() + "=" + m.get("tokens").asLong())
+        .containsExactlyInAnyOrder(HOSTILE_MODEL + "=300", "analyst-small-1=300");
+    assertThat(export.get("jobs"))
+        .filteredOn(j -> j.get("job").get("usage").get("tokens").asLong() > 0)
+        .extracting(
+            j ->
+                j.get("job").get("usage").get("model").asString()
+                    + ":"
+                    + j.get("job").get("usage").get("input_tokens").asLong()
+                    + "/"
+                    + j.get("job").get("usage").get("output_tokens").asLong())
+        .containsExactlyInAnyOrder(HOSTILE_MODEL + ":225/75", "analyst-small-1:240/60");
+  }
+
+  private static void assertModelRow(WebElement row, String model, String... figures) {
+    List<WebElement> cells = row.findElements(By.cssSelector("th, td"));
+    assertThat(cells.get(0).getText()).isEqualTo(model);
+    assertThat(cells.subList(1, 4))
+        .extracting(WebElement::getText)
+        .containsExactly(figures[0], figures[1], figures[2]);
+    assertThat(cells.get(5).getText()).isEqualTo(figures[3]);
   }
 
   private static void startRun(String objective) {
@@ -177,8 +219,16 @@ class RunsBrowserTest {
         key.equals("gather") ? "figures: 42" : "checked", usage(job.offer().input()));
   }
 
-  /** A budgeted run's jobs report 300 tokens each; the others report none. */
+  /**
+   * A budgeted run's jobs report 300 tokens each, with their split and model (the planner's a
+   * hostile name); the others report none.
+   */
   private static Usage usage(String input) {
-    return input.contains("(budgeted)") ? Usage.tokens(300) : Usage.NONE;
+    if (!input.contains("(budgeted)")) {
+      return Usage.NONE;
+    }
+    return input.startsWith("You plan a team run")
+        ? Usage.of(225, 75, 1_500, HOSTILE_MODEL)
+        : Usage.of(240, 60, 900, "analyst-small-1");
   }
 }

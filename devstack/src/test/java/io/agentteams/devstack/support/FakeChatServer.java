@@ -25,7 +25,15 @@ public final class FakeChatServer implements AutoCloseable {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   /** A scripted answer: HTTP status and body. */
-  public record Answer(int status, String body) {}
+  public record Answer(int status, String body) {
+
+    /** The same answer, saying which model served it (as real servers do). */
+    public Answer servedBy(String model) {
+      ObjectNode json = (ObjectNode) JSON.readTree(body);
+      json.put("model", model);
+      return new Answer(status, json.toString());
+    }
+  }
 
   private final HttpServer server;
   private final Deque<Supplier<Answer>> script = new ArrayDeque<>();

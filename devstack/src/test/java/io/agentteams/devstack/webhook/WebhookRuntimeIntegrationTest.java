@@ -95,11 +95,26 @@ class WebhookRuntimeIntegrationTest {
     }
   }
 
+  private static String usage(JsonNode job) {
+    JsonNode usage = job.get("usage");
+    return usage.get("model").asString()
+        + " "
+        + usage.get("input_tokens").asLong()
+        + "/"
+        + usage.get("output_tokens").asLong()
+        + " "
+        + usage.get("tokens").asLong();
+  }
+
   /** The agent: what it does is written in the request's text. */
   private static Reply answer(Push push, int earlier) throws Exception {
     String input = push.input();
     if (input.startsWith("sync")) {
-      return Reply.json(200, "{\"type\":\"completed\",\"answer\":\"done: " + input + "\"}");
+      return Reply.json(
+          200,
+          "{\"type\":\"completed\",\"answer\":\"done: "
+              + input
+              + "\",\"usage\":{\"input_tokens\":12,\"output_tokens\":3,\"model\":\"hook-sync-1\"}}");
     }
     if (input.startsWith("async")) {
       // Accepted now; the report follows under the lease, as a pull worker's would.
@@ -120,7 +135,10 @@ class WebhookRuntimeIntegrationTest {
                             "lease_token",
                             push.leaseToken(),
                             "answer",
-                            "reported later"))
+                            "reported later",
+                            "usage",
+                            Map.of(
+                                "input_tokens", 20, "output_tokens", 5, "model", "hook-async-1")))
                     .ok();
               });
       reporter.start();
@@ -169,6 +187,9 @@ class WebhookRuntimeIntegrationTest {
     assertThat(finished(sync).get("result").get("answer").asString())
         .isEqualTo("done: sync: summarise");
     assertThat(finished(async).get("result").get("answer").asString()).isEqualTo("reported later");
+    // The usage in the answer and in the callback is kept with its split and model.
+    assertThat(usage(finished(sync))).isEqualTo("hook-sync-1 12/3 15");
+    assertThat(usage(finished(async))).isEqualTo("hook-async-1 20/5 25");
     for (String job : List.of(sync, async)) {
       List<Push> pushes = agent.pushesOf(job);
       assertThat(pushes).hasSize(1);

@@ -316,6 +316,127 @@ class BudgetIntegrationTest extends SchedulerIntegrationTest {
     assertThat(requestRefused(second, "editor").get("budget")).isEqualTo("owner.tokens");
   }
 
+  /**
+   * Reports keep input and output tokens and the model: each measure is the job's total so far
+   * (reporting twice with growing numbers counts once), a job counts under the model its latest
+   * report named, and the spend shows it per model on the owner, team and each member; a model that
+   * is not a bounded printable name is refused with 400 naming the field and nothing is written.
+   */
+  @Test
+  void reportsKeepTheSplitAndTheModelCountedOncePerModelMemberTeamAndOwner() {
+    String pia = unique("pia");
+    String agentA = unique("agent");
+    String agentB = unique("agent");
+    Teams.Team team = teams.create(pia, Map.of("writer", agentA, "editor", agentB));
+    TestWorker writer = worker(pia, agentA, 60);
+    TestWorker editor = worker(pia, agentB, 60);
+
+    UUID drafted = request(team, List.of("writer"), "Draft").get(0);
+    Map<String, Object> offer = writer.nextOffer();
+    String lease = TestWorker.leaseToken(offer);
+    writer.report(baseUrl(), drafted, "started", lease, Map.of());
+    for (String bad : List.of("bell\u0007", "x".repeat(129), " ", "rtl\u202Eoverride")) {
+      TestWorker.Reply refused =
+          writer.report(
+              baseUrl(),
+              drafted,
+              "heartbeat",
+              lease,
+              Map.of("usage", Map.of("input_tokens", 5, "model", bad)));
+      assertThat(refused.status()).as("model %s", bad).isEqualTo(400);
+      assertThat(refused.code()).isEqualTo("invalid-model");
+      assertThat(refused.body().get("field")).isEqualTo("usage.model");
+    }
+    assertThat(count("SELECT input_tokens + tokens AS n FROM job WHERE id = '" + drafted + "'"))
+        .as("nothing of a refused report is written")
+        .isZero();
+    assertThat(
+            count(
+                "SELECT count(*) AS n FROM job WHERE model IS NOT NULL AND id = '" + drafted + "'"))
+        .isZero();
+    // Totals so far, growing; the model changes on the way (the latest one named counts).
+    writer.report(
+        baseUrl(),
+        drafted,
+        "heartbeat",
+        lease,
+        Map.of("usage", Map.of("input_tokens", 10, "output_tokens", 5, "model", "draft-1")));
+    writer.report(
+        baseUrl(),
+        drafted,
+        "heartbeat",
+        lease,
+        Map.of("usage", Map.of("input_tokens", 30, "output_tokens", 10)));
+    writer.report(
+        baseUrl(),
+        drafted,
+        "completed",
+        lease,
+        Map.of(
+            "answer",
+            "drafted",
+            "usage",
+            Map.of("input_tokens", 40, "output_tokens", 20, "cost", 700, "model", "big-1")));
+    await().atMost(Duration.ofSeconds(30)).until(() -> "completed".equals(state(team, drafted)));
+    Map<?, ?> usage = (Map<?, ?>) job(team, drafted).get("usage");
+    assertThat(usage.get("input_tokens")).isEqualTo(40);
+    assertThat(usage.get("output_tokens")).isEqualTo(20);
+    assertThat(usage.get("tokens")).isEqualTo(60);
+    assertThat(usage.get("model")).isEqualTo("big-1");
+
+    UUID polished = request(team, List.of("writer"), "Polish").get(0);
+    completeWith(
+        writer,
+        polished,
+        Map.of("input_tokens", 7, "output_tokens", 3, "cost", 10, "model", "small-1"));
+    UUID edited = request(team, List.of("editor"), "Edit").get(0);
+    completeWith(
+        editor, edited, Map.of("input_tokens", 20, "output_tokens", 5, "model", "small-1"));
+    UUID checked = request(team, List.of("editor"), "Check").get(0);
+    completeWith(editor, checked, Map.of("tokens", 9));
+
+    Map<?, ?> spend = spend(team);
+    for (Map<?, ?> line : List.of((Map<?, ?>) spend.get("team"), (Map<?, ?>) spend.get("owner"))) {
+      assertThat(amount(line, "input_tokens")).isEqualTo(67);
+      assertThat(amount(line, "output_tokens")).isEqualTo(28);
+      assertThat(amount(line, "tokens")).isEqualTo(104);
+      assertThat(byModel(line))
+          .containsOnlyKeys("big-1", "small-1", "unspecified")
+          .containsEntry("big-1", List.of(40L, 20L, 60L, 700L, 1L))
+          .containsEntry("small-1", List.of(27L, 8L, 35L, 10L, 2L))
+          .containsEntry("unspecified", List.of(0L, 0L, 9L, 0L, 1L));
+    }
+    assertThat(byModel(memberLine(spend, "writer")))
+        .containsOnlyKeys("big-1", "small-1")
+        .containsEntry("small-1", List.of(7L, 3L, 10L, 10L, 1L));
+    assertThat(byModel(memberLine(spend, "editor")))
+        .containsOnlyKeys("small-1", "unspecified")
+        .containsEntry("small-1", List.of(20L, 5L, 25L, 0L, 1L));
+    // Every line's models add up to its spend.
+    List<Map<?, ?>> lines = new ArrayList<>();
+    for (String kind : List.of("members", "chains")) {
+      ((List<?>) spend.get(kind)).forEach(line -> lines.add((Map<?, ?>) line));
+    }
+    assertThat(lines).hasSize(2 + 4);
+    for (Map<?, ?> line : lines) {
+      long sum = byModel(line).values().stream().mapToLong(m -> m.get(2)).sum();
+      assertThat(sum).as("models of %s", line.get("id")).isEqualTo(amount(line, "tokens"));
+    }
+
+    Map<?, ?> own =
+        web.get()
+            .uri("/api/v1/budget")
+            .header("Authorization", owner(pia))
+            .exchange()
+            .expectStatus()
+            .isOk()
+            .expectBody(Map.class)
+            .returnResult()
+            .getResponseBody();
+    assertThat(byModel((Map<?, ?>) own.get("owner")))
+        .isEqualTo(byModel((Map<?, ?>) spend.get("owner")));
+  }
+
   @Test
   void aHandOffChainIsStoppedByItsHopBudget() {
     String pia = unique("pia");
@@ -500,6 +621,46 @@ class BudgetIntegrationTest extends SchedulerIntegrationTest {
             .one()
             .block();
     return value == null ? 0 : value;
+  }
+
+  private void completeWith(TestWorker worker, UUID job, Map<String, ?> usage) {
+    Map<String, Object> offer = worker.nextOffer();
+    assertThat(TestWorker.jobId(offer)).isEqualTo(job);
+    worker.report(
+        baseUrl(),
+        job,
+        "completed",
+        TestWorker.leaseToken(offer),
+        Map.of("answer", "ok", "usage", usage));
+    await().atMost(Duration.ofSeconds(30)).until(() -> "completed".equals(state(null, job)));
+  }
+
+  /** A spend line's spent measure. */
+  private static long amount(Map<?, ?> line, String measure) {
+    return ((Number) ((Map<?, ?>) line.get("spent")).get(measure)).longValue();
+  }
+
+  /** A spend line's models: input, output and all tokens, cost and jobs of each. */
+  private static Map<String, List<Long>> byModel(Map<?, ?> line) {
+    Map<String, List<Long>> models = new java.util.LinkedHashMap<>();
+    for (Object each : (List<?>) line.get("by_model")) {
+      Map<?, ?> m = (Map<?, ?>) each;
+      models.put(
+          (String) m.get("model"),
+          java.util.stream.Stream.of("input_tokens", "output_tokens", "tokens", "cost", "jobs")
+              .map(k -> ((Number) m.get(k)).longValue())
+              .toList());
+    }
+    return models;
+  }
+
+  private static Map<?, ?> memberLine(Map<?, ?> spend, String member) {
+    for (Object line : (List<?>) spend.get("members")) {
+      if (member.equals(((Map<?, ?>) line).get("member"))) {
+        return (Map<?, ?>) line;
+      }
+    }
+    throw new AssertionError("no spend line for " + member + " in " + spend);
   }
 
   private void complete(TestWorker worker, UUID job, long tokens) {

@@ -3,6 +3,7 @@ package io.agentteams.scheduler.a2a.client;
 import io.agentteams.scheduler.a2a.domain.AgentCard;
 import io.agentteams.scheduler.a2a.domain.TaskSnapshot;
 import io.agentteams.scheduler.a2a.domain.TaskState;
+import io.agentteams.scheduler.job.domain.Usage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -43,9 +44,11 @@ public final class A2aWire {
       throw new IllegalArgumentException("the agent returned a task without an id");
     }
     List<TaskSnapshot.Artifact> artifacts = new ArrayList<>();
+    Usage usage = usage(task).atLeast(usage(task.path("status").path("message")));
     for (JsonNode artifact : task.path("artifacts")) {
       artifacts.add(
           new TaskSnapshot.Artifact(artifact.path("artifactId").asString(""), text(artifact)));
+      usage = usage.atLeast(usage(artifact));
     }
     JsonNode status = task.path("status");
     return new TaskSnapshot(
@@ -53,7 +56,8 @@ public final class A2aWire {
         task.path("contextId").asString(""),
         TaskState.fromWire(status.path("state").asString(null)),
         messageText(status.path("message")),
-        artifacts);
+        artifacts,
+        usage);
   }
 
   /**
@@ -72,25 +76,31 @@ public final class A2aWire {
           message.path("contextId").asString(current == null ? "" : current.contextId()),
           TaskState.COMPLETED,
           messageText(message),
-          current == null ? List.of() : current.artifacts());
+          current == null ? List.of() : current.artifacts(),
+          (current == null ? Usage.NONE : current.usage()).atLeast(usage(message)));
     }
     if (current == null) {
       throw new IllegalArgumentException(
           "the agent's first event was neither a task nor a message");
     }
     if (result.has("statusUpdate")) {
-      JsonNode status = result.get("statusUpdate").path("status");
-      return current.withStatus(
-          TaskState.fromWire(status.path("state").asString(null)),
-          messageText(status.path("message")));
+      JsonNode update = result.get("statusUpdate");
+      JsonNode status = update.path("status");
+      return current
+          .withStatus(
+              TaskState.fromWire(status.path("state").asString(null)),
+              messageText(status.path("message")))
+          .using(usage(update).atLeast(usage(status.path("message"))));
     }
     if (result.has("artifactUpdate")) {
       JsonNode update = result.get("artifactUpdate");
       JsonNode artifact = update.path("artifact");
-      return current.withArtifact(
-          artifact.path("artifactId").asString(""),
-          text(artifact),
-          update.path("append").asBoolean(false));
+      return current
+          .withArtifact(
+              artifact.path("artifactId").asString(""),
+              text(artifact),
+              update.path("append").asBoolean(false))
+          .using(usage(update).atLeast(usage(artifact)));
     }
     throw new IllegalArgumentException("the agent sent an event of no known kind");
   }
@@ -103,6 +113,44 @@ public final class A2aWire {
       }
     }
     return false;
+  }
+
+  /**
+   * The usage an A2A object (a task, message, artifact or update) reports in {@code
+   * metadata.usage}, with the fields of a worker's report ({@code input_tokens}, {@code
+   * output_tokens}, {@code tokens}, {@code cost}, {@code model}); none when it reports none. A2A
+   * defines no usage field, so this is the runtime's convention. Amounts that are not non-negative
+   * integers count as none; a model that is not a bounded printable name is dropped (the amounts
+   * still count against the budgets).
+   */
+  static Usage usage(JsonNode holder) {
+    JsonNode usage = holder.path("metadata").path("usage");
+    if (!usage.isObject()) {
+      return Usage.NONE;
+    }
+    long in = amount(usage.path("input_tokens"));
+    long out = amount(usage.path("output_tokens"));
+    long tokens = Math.max(amount(usage.path("tokens")), in + out);
+    long cost = amount(usage.path("cost"));
+    JsonNode named = usage.path("model");
+    String model = null;
+    if (named.isString()) {
+      try {
+        model = Usage.checkModel(named.asString());
+      } catch (RuntimeException unprintable) {
+        model = null;
+      }
+    }
+    return new Usage(tokens, cost, in, out, model);
+  }
+
+  /** The most one A2A usage measure may be: the ledger's sums never overflow. */
+  private static final long MAX_AMOUNT = 1_000_000_000_000_000L;
+
+  private static long amount(JsonNode value) {
+    return value.isIntegralNumber() && value.canConvertToLong()
+        ? Math.min(Math.max(value.asLong(), 0), MAX_AMOUNT)
+        : 0;
   }
 
   private static @Nullable String messageText(JsonNode message) {

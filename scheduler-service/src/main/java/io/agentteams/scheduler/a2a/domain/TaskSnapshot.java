@@ -1,5 +1,6 @@
 package io.agentteams.scheduler.a2a.domain;
 
+import io.agentteams.scheduler.job.domain.Usage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -15,13 +16,16 @@ import org.jspecify.annotations.Nullable;
  * @param state the task's state
  * @param statusText the text of the status message, if it has one (a question, a reason)
  * @param artifacts the task's artifacts so far, in order
+ * @param usage the usage the agent reported so far in {@code metadata.usage} of the task, its
+ *     status messages or artifacts (totals, the latest model named); none when it reported none
  */
 public record TaskSnapshot(
     @Nullable String taskId,
     String contextId,
     TaskState state,
     @Nullable String statusText,
-    List<Artifact> artifacts) {
+    List<Artifact> artifacts,
+    Usage usage) {
 
   /**
    * One artifact's text parts, joined.
@@ -35,11 +39,18 @@ public record TaskSnapshot(
     Objects.requireNonNull(contextId, "contextId");
     Objects.requireNonNull(state, "state");
     artifacts = List.copyOf(artifacts);
+    Objects.requireNonNull(usage, "usage");
+  }
+
+  /** The task, with usage it reported so far (a total: each measure only grows). */
+  public TaskSnapshot using(Usage reported) {
+    return new TaskSnapshot(
+        taskId, contextId, state, statusText, artifacts, usage.atLeast(reported));
   }
 
   /** The task after a status update. */
   public TaskSnapshot withStatus(TaskState newState, @Nullable String text) {
-    return new TaskSnapshot(taskId, contextId, newState, text, artifacts);
+    return new TaskSnapshot(taskId, contextId, newState, text, artifacts, usage);
   }
 
   /**
@@ -51,11 +62,11 @@ public record TaskSnapshot(
     for (int i = 0; i < changed.size(); i++) {
       if (changed.get(i).id().equals(id)) {
         changed.set(i, new Artifact(id, (append ? changed.get(i).text() : "") + text));
-        return new TaskSnapshot(taskId, contextId, state, statusText, changed);
+        return new TaskSnapshot(taskId, contextId, state, statusText, changed, usage);
       }
     }
     changed.add(new Artifact(id, text));
-    return new TaskSnapshot(taskId, contextId, state, statusText, changed);
+    return new TaskSnapshot(taskId, contextId, state, statusText, changed, usage);
   }
 
   /** The job's answer: the artifacts' text, or else the status message's. */

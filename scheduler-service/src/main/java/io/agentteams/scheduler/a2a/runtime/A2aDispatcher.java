@@ -464,7 +464,8 @@ public class A2aDispatcher implements SmartLifecycle {
           case SUBMITTED, WORKING, UNSPECIFIED ->
               before != null && before.state() == now.state()
                   ? Mono.just(false)
-                  : report(offer, new WorkerReport.Started(token, now.taskId())).map(ok -> !ok);
+                  : report(offer, new WorkerReport.Started(token, now.taskId(), now.usage()))
+                      .map(ok -> !ok);
           case INPUT_REQUIRED ->
               report(
                       offer,
@@ -489,7 +490,7 @@ public class A2aDispatcher implements SmartLifecycle {
           case COMPLETED ->
               report(
                       offer,
-                      new WorkerReport.Completed(token, now.answer(), Usage.NONE, now.taskId()))
+                      new WorkerReport.Completed(token, now.answer(), now.usage(), now.taskId()))
                   .thenReturn(true);
           case FAILED ->
               report(
@@ -498,7 +499,7 @@ public class A2aDispatcher implements SmartLifecycle {
                           token,
                           "the A2A agent failed the task"
                               + (now.statusText() == null ? "" : ": " + now.statusText()),
-                          Usage.NONE,
+                          now.usage(),
                           now.taskId()))
                   .thenReturn(true);
           case REJECTED ->
@@ -508,7 +509,7 @@ public class A2aDispatcher implements SmartLifecycle {
                           token,
                           "the A2A agent rejected the task"
                               + (now.statusText() == null ? "" : ": " + now.statusText()),
-                          Usage.NONE,
+                          now.usage(),
                           now.taskId()))
                   .thenReturn(true);
           case CANCELED ->

@@ -7,10 +7,12 @@ import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.budget.domain.Balance;
 import io.agentteams.scheduler.budget.domain.Budget;
 import io.agentteams.scheduler.budget.domain.BudgetProblems;
+import io.agentteams.scheduler.budget.domain.ModelSpend;
 import io.agentteams.scheduler.budget.domain.Scope;
 import io.agentteams.scheduler.budget.persistence.LedgerStore;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -42,12 +44,26 @@ public class Budgets {
    * @param owner the owner's balance, across all its teams
    * @param team the team's balance
    * @param rows the team's members, runs and chains, most recently changed first
+   * @param byModel each of those scopes' spend per model, most tokens first
    */
   public record TeamSpend(
-      String currency, Balance owner, Balance team, List<LedgerStore.Row> rows) {}
+      String currency,
+      Balance owner,
+      Balance team,
+      List<LedgerStore.Row> rows,
+      Map<Scope, List<ModelSpend>> byModel) {
 
-  /** The owner's balance and currency. */
-  public record OwnerSpend(String currency, Balance owner) {}
+    /** A scope's spend per model; empty when it settled nothing. */
+    public List<ModelSpend> models(Scope scope) {
+      return byModel.getOrDefault(scope, List.of());
+    }
+  }
+
+  /** One scope's balance and its spend per model. */
+  public record Line(Balance balance, List<ModelSpend> byModel) {}
+
+  /** The owner's balance and currency, and its spend per model. */
+  public record OwnerSpend(String currency, Balance owner, List<ModelSpend> byModel) {}
 
   private final RosterAccess access;
   private final LedgerStore store;
@@ -63,14 +79,20 @@ public class Budgets {
   }
 
   /** Sets (or, with no limits, clears) the budget of a team. */
-  public Mono<Balance> setTeamBudget(Caller.Owner owner, UUID teamId, Budget budget) {
+  public Mono<Line> setTeamBudget(Caller.Owner owner, UUID teamId, Budget budget) {
     Instant now = clock.instant();
     Scope team = Scope.team(teamId);
     return access
         .check(owner, teamId, OWNING)
         .flatMap(
             grant ->
-                store.setBudget(team, grant.ownerId(), budget, null, now).then(balance(team, now)));
+                store
+                    .setBudget(team, grant.ownerId(), budget, null, now)
+                    .then(balance(team, now))
+                    .zipWith(store.byModel(List.of(team), settings.modelsShown()))
+                    .map(
+                        found ->
+                            new Line(found.getT1(), found.getT2().getOrDefault(team, List.of()))));
   }
 
   /** Sets the owner's budget (across all its teams) and currency. */
@@ -90,7 +112,13 @@ public class Budgets {
     Scope scope = Scope.owner(owner.ownerId());
     return currency(owner.ownerId())
         .zipWith(balance(scope, now))
-        .map(found -> new OwnerSpend(found.getT1(), found.getT2()));
+        .zipWith(store.byModel(List.of(scope), settings.modelsShown()))
+        .map(
+            found ->
+                new OwnerSpend(
+                    found.getT1().getT1(),
+                    found.getT1().getT2(),
+                    found.getT2().getOrDefault(scope, List.of())));
   }
 
   /** A team's spend, with its owner's. */
@@ -112,14 +140,25 @@ public class Budgets {
                                 .teamRows(teamId, settings::defaults, MAX_ROWS)
                                 .filter(row -> row.balance().scope().kind() != Scope.Kind.TEAM)
                                 .collectList()
-                                .map(
+                                .flatMap(
                                     rows -> {
                                       Map<Scope, Balance> balances = found.getT1();
-                                      return new TeamSpend(
-                                          found.getT2(),
-                                          balances.get(Scope.owner(grant.ownerId())),
-                                          balances.get(Scope.team(teamId)),
-                                          rows);
+                                      Scope ownerScope = Scope.owner(grant.ownerId());
+                                      Scope teamScope = Scope.team(teamId);
+                                      List<Scope> scopes = new ArrayList<>();
+                                      scopes.add(ownerScope);
+                                      scopes.add(teamScope);
+                                      rows.forEach(r -> scopes.add(r.balance().scope()));
+                                      return store
+                                          .byModel(scopes, settings.modelsShown())
+                                          .map(
+                                              models ->
+                                                  new TeamSpend(
+                                                      found.getT2(),
+                                                      balances.get(ownerScope),
+                                                      balances.get(teamScope),
+                                                      rows,
+                                                      models));
                                     })));
   }
 

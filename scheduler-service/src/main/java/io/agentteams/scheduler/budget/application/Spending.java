@@ -6,6 +6,7 @@ import io.agentteams.scheduler.budget.domain.Budget;
 import io.agentteams.scheduler.budget.domain.BudgetExceeded;
 import io.agentteams.scheduler.budget.domain.BudgetProblems;
 import io.agentteams.scheduler.budget.domain.Ledger;
+import io.agentteams.scheduler.budget.domain.ModelSpend;
 import io.agentteams.scheduler.budget.domain.Scope;
 import io.agentteams.scheduler.budget.persistence.LedgerStore;
 import io.agentteams.scheduler.budget.persistence.LedgerStore.Holder;
@@ -232,8 +233,9 @@ public class Spending {
   }
 
   /**
-   * A job ended: its hold is released and its usage added to every scope it counts against, once. A
-   * job that was never admitted and used nothing has nothing to settle.
+   * A job ended: its hold is released and its usage added to every scope it counts against, once,
+   * and to each scope's spend with the job's model, in the same transaction. A job that was never
+   * admitted and used nothing has nothing to settle.
    */
   public Mono<Void> settle(Job job, Instant now) {
     if (job.admissions() == 0 && job.usage().none()) {
@@ -257,6 +259,13 @@ public class Spending {
                         spentCost.increment(job.usage().costUnits());
                         return store
                             .write(ledger.touched(), now)
+                            .then(
+                                store.addByModel(
+                                    // A receipt returns an answer already paid for: it is no
+                                    // model's job unless it reported usage of its own.
+                                    job.spec().kind() == JobKind.RECEIPT && job.usage().none()
+                                        ? List.of()
+                                        : ledger.settledByModel()))
                             .then(store.hold(job.id(), Usage.NONE, true));
                       });
             });
@@ -328,6 +337,13 @@ public class Spending {
   /** A scope's balance as it stands, with its budget. */
   public Mono<Balance> balance(Scope scope, Instant now) {
     return store.read(List.of(scope), settings::defaults, now).map(found -> found.get(scope));
+  }
+
+  /** A scope's spend per model, most tokens first (bounded, the rest summed as {@code other}). */
+  public Mono<List<ModelSpend>> byModel(Scope scope) {
+    return store
+        .byModel(List.of(scope), settings.modelsShown())
+        .map(found -> found.getOrDefault(scope, List.of()));
   }
 
   /** Sets the budget of a run as it starts. */

@@ -11,7 +11,7 @@ import java.util.Optional;
  *
  * @param scope whose account
  * @param budget the limits that apply (explicit or the deployment's defaults)
- * @param spent usage of settled jobs
+ * @param spent usage of settled jobs, with its split into input and output tokens (no model)
  * @param reserved what admitted, unsettled jobs hold
  * @param startedAt when the scope's first job was admitted, for a wall-time budget
  */
@@ -94,7 +94,10 @@ public record Balance(Scope scope, Budget budget, Usage spent, Usage reserved, I
   }
 
   Balance settling(Usage hold, Usage used) {
-    return new Balance(scope, budget, spent.plus(used), minus(reserved, hold), startedAt);
+    // What is spent is amounts only: the model of each job is kept in the per-model spend.
+    Usage amounts =
+        new Usage(used.tokens(), used.costUnits(), used.inputTokens(), used.outputTokens(), null);
+    return new Balance(scope, budget, spent.plus(amounts), minus(reserved, hold), startedAt);
   }
 
   private Optional<BudgetExceeded> refuses(

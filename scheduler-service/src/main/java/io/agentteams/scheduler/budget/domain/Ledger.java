@@ -26,8 +26,14 @@ public final class Ledger {
   /** A running job's hold after a report, and the budget that stopped it, if one did. */
   public record Growth(Usage hold, Optional<BudgetExceeded> stopped) {}
 
+  /**
+   * What settlements added to one scope's spend with one model, to be added to its per-model row.
+   */
+  public record ModelDelta(Scope scope, ModelSpend spend) {}
+
   private final Map<Scope, Balance> balances = new TreeMap<>();
   private final Set<Scope> touched = new LinkedHashSet<>();
+  private final Map<Scope, Map<String, ModelSpend>> byModel = new TreeMap<>();
 
   public Ledger(Collection<Balance> locked) {
     locked.forEach(b -> balances.put(b.scope(), b));
@@ -87,11 +93,24 @@ public final class Ledger {
   /**
    * A job ended having used {@code used}: it is spent on every scope it counts against, and its
    * {@code hold} released from the scopes it was reserved on (those with a budget at admission).
+   * Each scope's spend with the job's model grows by the same amount, so a scope's per-model spend
+   * always adds up to its total.
    */
   public void settle(Collection<Scope> spentOn, Collection<Scope> heldOn, Usage hold, Usage used) {
+    ModelSpend job = ModelSpend.of(used);
     for (Scope scope : spentOn) {
       put(balance(scope).settling(heldOn.contains(scope) ? hold : Usage.NONE, used));
+      byModel
+          .computeIfAbsent(scope, s -> new TreeMap<>())
+          .merge(job.model(), job, ModelSpend::plus);
     }
+  }
+
+  /** What settlements added per scope and model, to be added to the per-model rows. */
+  public List<ModelDelta> settledByModel() {
+    return byModel.entrySet().stream()
+        .flatMap(e -> e.getValue().values().stream().map(m -> new ModelDelta(e.getKey(), m)))
+        .toList();
   }
 
   /** The balances these steps changed, to be written back. */

@@ -3,6 +3,8 @@ package io.agentteams.scheduler.budget.persistence;
 import io.agentteams.platform.outbox.Outbox;
 import io.agentteams.scheduler.budget.domain.Balance;
 import io.agentteams.scheduler.budget.domain.Budget;
+import io.agentteams.scheduler.budget.domain.Ledger;
+import io.agentteams.scheduler.budget.domain.ModelSpend;
 import io.agentteams.scheduler.budget.domain.Scope;
 import io.agentteams.scheduler.job.domain.Usage;
 import io.agentteams.scheduler.job.persistence.JobStore;
@@ -56,8 +58,8 @@ public class LedgerStore {
 
   private static final String LOCK =
       """
-      SELECT l.scope, l.scope_id, l.spent_tokens, l.spent_cost, l.reserved_tokens,
-             l.reserved_cost, l.started_at, b.max_tokens, b.max_cost, b.max_wall_ms, b.max_hops
+      SELECT l.scope, l.scope_id, l.spent_tokens, l.spent_cost, l.spent_input_tokens,
+             l.spent_output_tokens, l.reserved_tokens, l.reserved_cost, l.started_at, b.max_tokens, b.max_cost, b.max_wall_ms, b.max_hops
       FROM ledger l
       JOIN unnest(:kinds::text[], :ids::text[]) AS s(scope, scope_id)
         ON l.scope = s.scope AND l.scope_id = s.scope_id
@@ -299,16 +301,20 @@ public class LedgerStore {
     }
     return db.sql(
             """
-            UPDATE ledger l SET spent_tokens = v.st, spent_cost = v.sc, reserved_tokens = v.rt,
-                reserved_cost = v.rc, updated_at = :now
+            UPDATE ledger l SET spent_tokens = v.st, spent_cost = v.sc, spent_input_tokens = v.si,
+                spent_output_tokens = v.so, reserved_tokens = v.rt, reserved_cost = v.rc,
+                updated_at = :now
             FROM unnest(:kinds::text[], :ids::text[], :st::bigint[], :sc::bigint[],
-                        :rt::bigint[], :rc::bigint[]) AS v(scope, scope_id, st, sc, rt, rc)
+                        :si::bigint[], :so::bigint[], :rt::bigint[], :rc::bigint[])
+                 AS v(scope, scope_id, st, sc, si, so, rt, rc)
             WHERE l.scope = v.scope AND l.scope_id = v.scope_id
             """)
         .bind("kinds", balances.stream().map(b -> b.scope().kind().wire()).toArray(String[]::new))
         .bind("ids", balances.stream().map(b -> b.scope().id()).toArray(String[]::new))
         .bind("st", balances.stream().map(b -> b.spent().tokens()).toArray(Long[]::new))
         .bind("sc", balances.stream().map(b -> b.spent().costUnits()).toArray(Long[]::new))
+        .bind("si", balances.stream().map(b -> b.spent().inputTokens()).toArray(Long[]::new))
+        .bind("so", balances.stream().map(b -> b.spent().outputTokens()).toArray(Long[]::new))
         .bind("rt", balances.stream().map(b -> b.reserved().tokens()).toArray(Long[]::new))
         .bind("rc", balances.stream().map(b -> b.reserved().costUnits()).toArray(Long[]::new))
         .bind("now", JobStore.utc(now))
@@ -381,6 +387,102 @@ public class LedgerStore {
     return keys == null ? List.of() : Arrays.stream(keys).map(Scope::fromKey).toList();
   }
 
+  /**
+   * Adds what settlements spent per scope and model to the per-model rows; call it in the
+   * transaction that settles, which holds the scopes' ledger rows locked.
+   */
+  public Mono<Void> addByModel(List<Ledger.ModelDelta> deltas) {
+    if (deltas.isEmpty()) {
+      return Mono.empty();
+    }
+    return db.sql(
+            """
+            INSERT INTO ledger_model (scope, scope_id, model, input_tokens, output_tokens, tokens,
+                                      cost, jobs)
+            SELECT * FROM unnest(:kinds::text[], :ids::text[], :models::text[], :ins::bigint[],
+                                 :outs::bigint[], :tokens::bigint[], :costs::bigint[],
+                                 :jobs::bigint[])
+            ORDER BY 1, 2, 3
+            ON CONFLICT (scope, scope_id, model) DO UPDATE SET
+                input_tokens = ledger_model.input_tokens + excluded.input_tokens,
+                output_tokens = ledger_model.output_tokens + excluded.output_tokens,
+                tokens = ledger_model.tokens + excluded.tokens,
+                cost = ledger_model.cost + excluded.cost,
+                jobs = ledger_model.jobs + excluded.jobs
+            """)
+        .bind("kinds", deltas.stream().map(d -> d.scope().kind().wire()).toArray(String[]::new))
+        .bind("ids", deltas.stream().map(d -> d.scope().id()).toArray(String[]::new))
+        .bind("models", deltas.stream().map(d -> d.spend().model()).toArray(String[]::new))
+        .bind("ins", deltas.stream().map(d -> d.spend().inputTokens()).toArray(Long[]::new))
+        .bind("outs", deltas.stream().map(d -> d.spend().outputTokens()).toArray(Long[]::new))
+        .bind("tokens", deltas.stream().map(d -> d.spend().tokens()).toArray(Long[]::new))
+        .bind("costs", deltas.stream().map(d -> d.spend().cost()).toArray(Long[]::new))
+        .bind("jobs", deltas.stream().map(d -> d.spend().jobs()).toArray(Long[]::new))
+        .fetch()
+        .rowsUpdated()
+        .then();
+  }
+
+  /**
+   * The scopes' spend per model, each scope's models by most tokens first, at most {@code perScope}
+   * of them (the rest are summed under {@link #OTHER_MODELS}).
+   */
+  public Mono<Map<Scope, List<ModelSpend>>> byModel(Collection<Scope> scopes, int perScope) {
+    if (scopes.isEmpty()) {
+      return Mono.just(Map.of());
+    }
+    List<Scope> list = scopes.stream().distinct().toList();
+    return db.sql(
+            """
+            SELECT m.scope, m.scope_id, m.model, m.input_tokens, m.output_tokens, m.tokens,
+                   m.cost, m.jobs
+            FROM ledger_model m
+            JOIN unnest(:kinds::text[], :ids::text[]) AS s(scope, scope_id)
+              ON m.scope = s.scope AND m.scope_id = s.scope_id
+            ORDER BY m.scope, m.scope_id, m.tokens DESC, m.model
+            """)
+        .bind("kinds", list.stream().map(s -> s.kind().wire()).toArray(String[]::new))
+        .bind("ids", list.stream().map(Scope::id).toArray(String[]::new))
+        .map(
+            row ->
+                Map.entry(
+                    new Scope(
+                        Scope.Kind.fromWire(row.get("scope", String.class)),
+                        row.get("scope_id", String.class)),
+                    new ModelSpend(
+                        row.get("model", String.class),
+                        row.get("input_tokens", Long.class),
+                        row.get("output_tokens", Long.class),
+                        row.get("tokens", Long.class),
+                        row.get("cost", Long.class),
+                        row.get("jobs", Long.class))))
+        .all()
+        .collectMultimap(Map.Entry::getKey, Map.Entry::getValue)
+        .map(
+            found -> {
+              Map<Scope, List<ModelSpend>> bounded = new java.util.HashMap<>();
+              found.forEach((scope, models) -> bounded.put(scope, bounded(models, perScope)));
+              return bounded;
+            });
+  }
+
+  /** The name the models past a view's bound are summed under. */
+  public static final String OTHER_MODELS = "other";
+
+  private static List<ModelSpend> bounded(Collection<ModelSpend> models, int perScope) {
+    List<ModelSpend> sorted = List.copyOf(models);
+    if (sorted.size() <= perScope) {
+      return sorted;
+    }
+    List<ModelSpend> shown = new java.util.ArrayList<>(sorted.subList(0, perScope - 1));
+    ModelSpend rest = new ModelSpend(OTHER_MODELS, 0, 0, 0, 0, 0);
+    for (ModelSpend m : sorted.subList(perScope - 1, sorted.size())) {
+      rest = rest.plus(m);
+    }
+    shown.add(rest);
+    return shown;
+  }
+
   /** Records why a budget stopped or refused a job. */
   public Mono<Void> stopped(UUID jobId, String budget) {
     return db.sql("UPDATE job SET budget_stop = :budget WHERE id = :id")
@@ -402,6 +504,8 @@ public class LedgerStore {
             """
             SELECT s.scope, s.scope_id, coalesce(l.spent_tokens, 0) AS spent_tokens,
                    coalesce(l.spent_cost, 0) AS spent_cost,
+                   coalesce(l.spent_input_tokens, 0) AS spent_input_tokens,
+                   coalesce(l.spent_output_tokens, 0) AS spent_output_tokens,
                    coalesce(l.reserved_tokens, 0) AS reserved_tokens,
                    coalesce(l.reserved_cost, 0) AS reserved_cost,
                    coalesce(l.started_at, :now) AS started_at,
@@ -426,7 +530,7 @@ public class LedgerStore {
     return db.sql(
             """
             SELECT l.scope, l.scope_id, l.team_id, l.spent_tokens, l.spent_cost,
-                   l.reserved_tokens, l.reserved_cost, l.started_at,
+                   l.spent_input_tokens, l.spent_output_tokens, l.reserved_tokens, l.reserved_cost, l.started_at,
                    b.max_tokens, b.max_cost, b.max_wall_ms, b.max_hops
             FROM ledger l
             LEFT JOIN budget b ON b.scope = l.scope AND b.scope_id = l.scope_id
@@ -537,7 +641,12 @@ public class LedgerStore {
     return new Balance(
         scope,
         budgetOf(row).orElse(defaults.apply(scope.kind())),
-        new Usage(row.get("spent_tokens", Long.class), row.get("spent_cost", Long.class)),
+        new Usage(
+            row.get("spent_tokens", Long.class),
+            row.get("spent_cost", Long.class),
+            row.get("spent_input_tokens", Long.class),
+            row.get("spent_output_tokens", Long.class),
+            null),
         new Usage(row.get("reserved_tokens", Long.class), row.get("reserved_cost", Long.class)),
         row.get("started_at", OffsetDateTime.class).toInstant());
   }

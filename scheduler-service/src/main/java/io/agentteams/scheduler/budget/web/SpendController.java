@@ -3,8 +3,10 @@ package io.agentteams.scheduler.budget.web;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.scheduler.budget.application.Budgets;
 import io.agentteams.scheduler.budget.domain.Balance;
+import io.agentteams.scheduler.budget.domain.ModelSpend;
 import io.agentteams.scheduler.budget.domain.Scope;
 import io.agentteams.scheduler.budget.persistence.LedgerStore;
+import io.agentteams.scheduler.job.domain.Usage;
 import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -38,7 +40,9 @@ public class SpendController {
   @PutMapping("/api/v1/teams/{teamId}/budget")
   public Mono<LineView> setTeamBudget(
       Caller.Owner owner, @PathVariable UUID teamId, @RequestBody BudgetBody body) {
-    return budgets.setTeamBudget(owner, teamId, body.toBudget()).map(LineView::of);
+    return budgets
+        .setTeamBudget(owner, teamId, body.toBudget())
+        .map(line -> LineView.of(line.balance(), line.byModel()));
   }
 
   @GetMapping("/api/v1/budget")
@@ -65,6 +69,43 @@ public class SpendController {
   public record AmountView(long tokens, long cost) {}
 
   /**
+   * What settled jobs spent: tokens (input and output together, the measure budgets count), of them
+   * those the models read and wrote, and cost (micro-units of the owner's currency).
+   */
+  public record SpentView(long tokens, long inputTokens, long outputTokens, long cost) {
+
+    static SpentView of(Usage spent) {
+      return new SpentView(
+          spent.tokens(), spent.inputTokens(), spent.outputTokens(), spent.costUnits());
+    }
+  }
+
+  /**
+   * What settled jobs spent with one model. A job counts under the model its latest report named,
+   * {@code unspecified} when it named none; past the deployment's bound the rest are summed under
+   * {@code other}.
+   *
+   * @param model the model's name as the agents reported it (untrusted text)
+   * @param inputTokens tokens it read
+   * @param outputTokens tokens it wrote
+   * @param tokens all its tokens
+   * @param cost micro-units of the owner's currency
+   * @param jobs settled jobs
+   */
+  public record ModelView(
+      String model, long inputTokens, long outputTokens, long tokens, long cost, long jobs) {
+
+    static List<ModelView> of(List<ModelSpend> models) {
+      return models.stream()
+          .map(
+              m ->
+                  new ModelView(
+                      m.model(), m.inputTokens(), m.outputTokens(), m.tokens(), m.cost(), m.jobs()))
+          .toList();
+    }
+  }
+
+  /**
    * One scope's account.
    *
    * @param scope owner, team, member, run or chain
@@ -73,19 +114,22 @@ public class SpendController {
    * @param spent what settled jobs used
    * @param reserved what admitted jobs hold until they settle
    * @param budget the limits that apply (set, or the deployment's defaults); null with none
-   * @param remaining what is left of the tokens and cost budgets; null measures have no budget
+   * @param remainingTokens what is left of the tokens budget; null with no such budget
+   * @param remainingCost what is left of the cost budget; null with no such budget
+   * @param byModel what is spent, per model, most tokens first; adds up to {@code spent}
    */
   public record LineView(
       String scope,
       String id,
       @Nullable String member,
-      AmountView spent,
+      SpentView spent,
       AmountView reserved,
       @Nullable BudgetBody budget,
       @Nullable Long remainingTokens,
-      @Nullable Long remainingCost) {
+      @Nullable Long remainingCost,
+      List<ModelView> byModel) {
 
-    public static LineView of(Balance b) {
+    public static LineView of(Balance b, List<ModelSpend> byModel) {
       String member =
           b.scope().kind() == Scope.Kind.MEMBER
               ? b.scope().id().substring(b.scope().id().indexOf('/') + 1)
@@ -94,11 +138,12 @@ public class SpendController {
           b.scope().kind().wire(),
           b.scope().id(),
           member,
-          new AmountView(b.spent().tokens(), b.spent().costUnits()),
+          SpentView.of(b.spent()),
           new AmountView(b.reserved().tokens(), b.reserved().costUnits()),
           b.budget().any() ? BudgetBody.of(b.budget()) : null,
           b.remainingTokens(),
-          b.remainingCost());
+          b.remainingCost(),
+          ModelView.of(byModel));
     }
   }
 
@@ -116,18 +161,18 @@ public class SpendController {
       return new TeamSpendView(
           UUID.fromString(spend.team().scope().id()),
           spend.currency(),
-          LineView.of(spend.owner()),
-          LineView.of(spend.team()),
-          lines(spend.rows(), Scope.Kind.MEMBER),
-          lines(spend.rows(), Scope.Kind.RUN),
-          lines(spend.rows(), Scope.Kind.CHAIN));
+          LineView.of(spend.owner(), spend.models(spend.owner().scope())),
+          LineView.of(spend.team(), spend.models(spend.team().scope())),
+          lines(spend, Scope.Kind.MEMBER),
+          lines(spend, Scope.Kind.RUN),
+          lines(spend, Scope.Kind.CHAIN));
     }
 
-    private static List<LineView> lines(List<LedgerStore.Row> rows, Scope.Kind kind) {
-      return rows.stream()
+    private static List<LineView> lines(Budgets.TeamSpend spend, Scope.Kind kind) {
+      return spend.rows().stream()
           .map(LedgerStore.Row::balance)
           .filter(b -> b.scope().kind() == kind)
-          .map(LineView::of)
+          .map(b -> LineView.of(b, spend.models(b.scope())))
           .toList();
     }
   }
@@ -135,7 +180,7 @@ public class SpendController {
   /** The owner's own account. */
   public record OwnerSpendView(String currency, LineView owner) {
     static OwnerSpendView of(Budgets.OwnerSpend spend) {
-      return new OwnerSpendView(spend.currency(), LineView.of(spend.owner()));
+      return new OwnerSpendView(spend.currency(), LineView.of(spend.owner(), spend.byModel()));
     }
   }
 }

@@ -127,9 +127,10 @@ public class WorkerEventsController {
       @Nullable String kind, @Nullable String text, @Nullable JsonNode payload) {}
 
   /**
-   * Usage a run reports: tokens (or input and output tokens, which add up to them) and cost in
-   * integer micro-units of the owner's currency ({@code cost}, or its older name {@code
-   * cost_units}); the model is informational.
+   * Usage a run reports, its totals so far: tokens (or input and output tokens, which add up to
+   * them), cost in integer micro-units of the owner's currency ({@code cost}, or its older name
+   * {@code cost_units}), and the model that used them. A model is a printable name of at most 128
+   * characters; the job is attributed to the model its latest report named.
    */
   public record UsageBody(
       @Nullable Long tokens,
@@ -138,16 +139,28 @@ public class WorkerEventsController {
       @Nullable Long cost,
       @Nullable Long costUnits,
       @Nullable String model) {
-    Usage toUsage() {
+
+    /**
+     * The usage this body reports.
+     *
+     * @throws io.agentteams.platform.problem.Refusal {@code invalid-usage} for amounts out of
+     *     range, {@code invalid-model} (naming the field) for a model that is not a bounded
+     *     printable name
+     */
+    public Usage toUsage() {
+      if (model != null) {
+        Usage.checkModel(model);
+      }
       try {
-        long split = Math.addExact(orZero(inputTokens), orZero(outputTokens));
-        long total = tokens == null ? split : Math.max(tokens, split);
+        long in = orZero(inputTokens);
+        long out = orZero(outputTokens);
+        long total = Math.max(orZero(tokens), Math.addExact(in, out));
         long spent = cost != null ? cost : orZero(costUnits);
         if (total > MAX_USAGE || spent > MAX_USAGE) {
           // Far beyond any real job; kept bounded so the ledger's sums never overflow.
           throw new IllegalArgumentException("usage is at most " + MAX_USAGE + " of each measure");
         }
-        return new Usage(total, spent);
+        return new Usage(total, spent, in, out, model);
       } catch (IllegalArgumentException | ArithmeticException e) {
         throw WebProblems.invalid("invalid-usage", e.getMessage());
       }

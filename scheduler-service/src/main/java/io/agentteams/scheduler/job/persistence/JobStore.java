@@ -37,7 +37,7 @@ public class JobStore {
       question, answer_kind, answer, lease_token, lease_expires_at, lease_ttl_ms, lease_holder,
       reoffer_due, offers,
       admissions, admitted_by, run_id, result, result_truncated, error, tokens, cost_units,
-      receipt_job_id, receipt_note, created_at, queued_at, admitted_at, started_at, finished_at,
+      input_tokens, output_tokens, model, receipt_job_id, receipt_note, created_at, queued_at, admitted_at, started_at, finished_at,
       unknown_since
       """;
 
@@ -63,7 +63,8 @@ public class JobStore {
           admitted_by = :admittedBy, admitted_at = :admittedAt, started_at = :startedAt,
           finished_at = :finishedAt, unknown_since = :unknownSince, run_id = :runId,
           result = :result, result_truncated = :truncated, error = :error, tokens = :tokens,
-          cost_units = :costUnits, receipt_job_id = :receiptJob, receipt_note = :receiptNote,
+          cost_units = :costUnits, input_tokens = :inputTokens, output_tokens = :outputTokens,
+          model = :model, receipt_job_id = :receiptJob, receipt_note = :receiptNote,
           updated_at = :now
       WHERE id = :id
       """;
@@ -124,11 +125,14 @@ public class JobStore {
             .bind("truncated", run.outcome() != null && run.outcome().truncated())
             .bind("tokens", run.usage().tokens())
             .bind("costUnits", run.usage().costUnits())
+            .bind("inputTokens", run.usage().inputTokens())
+            .bind("outputTokens", run.usage().outputTokens())
             .bind("now", utc(now));
     Question question = queue.question();
     Answer answer = queue.answer();
     Lease lease = dispatch.lease();
     Outcome outcome = run.outcome();
+    update = nullable(update, "model", run.usage().model());
     update = nullable(update, "questionKind", question == null ? null : question.kind().wire());
     update = nullable(update, "question", question == null ? null : question.content());
     update = nullable(update, "answerKind", answer == null ? null : answer.kind().wire());
@@ -333,7 +337,12 @@ public class JobStore {
                 ? null
                 : new Outcome(
                     result, Boolean.TRUE.equals(row.get("result_truncated", Boolean.class)), error),
-            new Usage(row.get("tokens", Long.class), row.get("cost_units", Long.class)));
+            new Usage(
+                row.get("tokens", Long.class),
+                row.get("cost_units", Long.class),
+                row.get("input_tokens", Long.class),
+                row.get("output_tokens", Long.class),
+                row.get("model", String.class)));
     Job.Receipt receipt =
         new Job.Receipt(
             row.get("receipt_job_id", UUID.class), row.get("receipt_note", String.class));

@@ -7,6 +7,7 @@ import io.agentteams.scheduler.job.domain.JobSpec;
 import io.agentteams.scheduler.job.domain.JobState;
 import io.agentteams.scheduler.job.domain.Outcome;
 import io.agentteams.scheduler.job.domain.Question;
+import io.agentteams.scheduler.job.domain.Usage;
 import java.time.Instant;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -71,8 +72,27 @@ public record JobView(
       @Nullable String error,
       @Nullable String runId) {}
 
-  /** What its run reported using. */
-  public record UsageView(long tokens, long costUnits) {}
+  /**
+   * What its run reported using, its totals so far.
+   *
+   * @param tokens input and output together, the measure budgets count
+   * @param costUnits cost in integer micro-units of the owner's currency
+   * @param inputTokens tokens the model read
+   * @param outputTokens tokens the model wrote
+   * @param model the model the latest report that named one named; null when none did
+   */
+  public record UsageView(
+      long tokens, long costUnits, long inputTokens, long outputTokens, @Nullable String model) {
+
+    static UsageView of(Usage usage) {
+      return new UsageView(
+          usage.tokens(),
+          usage.costUnits(),
+          usage.inputTokens(),
+          usage.outputTokens(),
+          usage.model());
+    }
+  }
 
   public static JobView of(Job job, JsonMapper json) {
     JobSpec spec = job.spec();
@@ -104,7 +124,7 @@ public record JobView(
                 outcome.truncated(),
                 outcome.error(),
                 job.runId()),
-        new UsageView(job.usage().tokens(), job.usage().costUnits()),
+        UsageView.of(job.usage()),
         job.receiptJobId(),
         job.receiptNote(),
         spec.createdAt(),

@@ -11,6 +11,7 @@ import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.budget.application.Spending;
 import io.agentteams.scheduler.budget.domain.Balance;
 import io.agentteams.scheduler.budget.domain.Budget;
+import io.agentteams.scheduler.budget.domain.ModelSpend;
 import io.agentteams.scheduler.budget.domain.Scope;
 import io.agentteams.scheduler.budget.web.BudgetBody;
 import io.agentteams.scheduler.job.domain.Job;
@@ -68,8 +69,16 @@ public class RunCommands {
   /** A started run; {@code replayed} when an earlier request with the key started it. */
   public record Started(Run run, boolean replayed) {}
 
-  /** A run's whole record: the run, its timeline, every job it created and what it spent. */
-  public record Record(Run run, List<RunEntry> timeline, List<RunJobRecord> jobs, Balance spend) {}
+  /**
+   * A run's whole record: the run, its timeline, every job it created and what it spent, in all and
+   * per model.
+   */
+  public record Record(
+      Run run,
+      List<RunEntry> timeline,
+      List<RunJobRecord> jobs,
+      Balance spend,
+      List<ModelSpend> spendByModel) {}
 
   /** One of a run's jobs, with what it was for. */
   public record RunJobRecord(RunStore.RunJob role, Job job) {}
@@ -258,9 +267,15 @@ public class RunCommands {
                                             .map(job -> new RunJobRecord(role, job)))
                                 .collectList()
                                 .zipWith(spending.balance(Scope.run(runId), clock.instant()))
+                                .zipWith(spending.byModel(Scope.run(runId)))
                                 .map(
                                     found ->
-                                        new Record(run, timeline, found.getT1(), found.getT2()))));
+                                        new Record(
+                                            run,
+                                            timeline,
+                                            found.getT1().getT1(),
+                                            found.getT1().getT2(),
+                                            found.getT2()))));
   }
 
   /** A change of the run's state by its owner. */

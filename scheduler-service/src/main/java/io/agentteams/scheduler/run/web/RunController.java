@@ -88,7 +88,10 @@ public class RunController {
     return commands.cancel(owner, teamId, runId).map(RunView::of);
   }
 
-  /** The run's whole record as one document: the run, its timeline and every job it created. */
+  /**
+   * The run's whole record as one document: the run, its timeline, every job it created (each with
+   * its usage: input and output tokens, model, cost) and what the run spent, in all and per model.
+   */
   @GetMapping("/api/v1/teams/{teamId}/runs/{runId}/export")
   public Mono<RunExport> export(
       Caller.Owner owner, @PathVariable UUID teamId, @PathVariable UUID runId) {
@@ -107,7 +110,7 @@ public class RunController {
                                     j.role().taskKey(),
                                     JobView.of(j.job(), json)))
                         .toList(),
-                    SpendController.LineView.of(record.spend())));
+                    SpendController.LineView.of(record.spend(), record.spendByModel())));
   }
 
   /** Why the plan is rejected. */

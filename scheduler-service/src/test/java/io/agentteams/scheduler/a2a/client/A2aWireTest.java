@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.agentteams.scheduler.a2a.domain.AgentCard;
 import io.agentteams.scheduler.a2a.domain.TaskSnapshot;
 import io.agentteams.scheduler.a2a.domain.TaskState;
+import io.agentteams.scheduler.job.domain.Usage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -18,6 +19,57 @@ class A2aWireTest {
 
   private JsonNode tree(String text) {
     return json.readTree(text);
+  }
+
+  /**
+   * Usage an agent reports in {@code metadata.usage} of its task, status updates or artifacts is
+   * the job's usage so far: each measure only grows, the latest model named counts, and a model
+   * that is not a printable name is dropped while its amounts still count.
+   */
+  @Test
+  void usageInMetadataIsTheTasksUsageSoFarWithTheLatestModelNamed() {
+    TaskSnapshot task =
+        A2aWire.apply(
+            null,
+            tree(
+                """
+                {"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"},
+                 "metadata":{"usage":{"input_tokens":10,"output_tokens":2,"model":"m-1"}}}}
+                """));
+    assertThat(task.usage()).isEqualTo(new Usage(12, 0, 10, 2, "m-1"));
+    TaskSnapshot artifact =
+        A2aWire.apply(
+            task,
+            tree(
+                """
+                {"artifactUpdate":{"taskId":"t1","artifact":{"artifactId":"a",
+                 "parts":[{"text":"done"}],
+                 "metadata":{"usage":{"input_tokens":5,"output_tokens":8,"cost":30}}}}}
+                """));
+    assertThat(artifact.usage()).isEqualTo(new Usage(18, 30, 10, 8, "m-1"));
+    TaskSnapshot done =
+        A2aWire.apply(
+            artifact,
+            tree(
+                """
+                {"statusUpdate":{"taskId":"t1","status":{"state":"TASK_STATE_COMPLETED"},
+                 "metadata":{"usage":{"input_tokens":40,"output_tokens":9,"cost":-4,
+                 "model":"m-2"}}}}
+                """));
+    assertThat(done.usage()).isEqualTo(new Usage(49, 30, 40, 9, "m-2"));
+    TaskSnapshot unprintable =
+        A2aWire.apply(
+            done,
+            tree(
+                """
+                {"statusUpdate":{"taskId":"t1","status":{"state":"TASK_STATE_COMPLETED"},
+                 "metadata":{"usage":{"tokens":60,"model":"bad\\u0007model"}}}}
+                """));
+    assertThat(unprintable.usage()).isEqualTo(new Usage(60, 30, 40, 9, "m-2"));
+    assertThat(
+            A2aWire.task(tree("{\"id\":\"t2\",\"status\":{\"state\":\"TASK_STATE_WORKING\"}}"))
+                .usage())
+        .isEqualTo(Usage.NONE);
   }
 
   @Test

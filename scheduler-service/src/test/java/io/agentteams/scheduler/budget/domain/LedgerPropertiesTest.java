@@ -155,6 +155,90 @@ class LedgerPropertiesTest {
     }
   }
 
+  /** One settled job: whether it counts on team A (else B) and the run, and what it used. */
+  record Settled(
+      boolean teamA,
+      boolean inRun,
+      long input,
+      long output,
+      long extra,
+      long cost,
+      @Nullable String model) {}
+
+  /**
+   * However jobs settle, one ledger transaction or many, each scope's spend per model adds up to
+   * its spend: tokens, input and output tokens and cost; and its jobs are the jobs it counted.
+   */
+  @Property(tries = 300)
+  void eachScopesSpendPerModelAddsUpToItsSpend(
+      @ForAll("settlements") List<Settled> jobs, @ForAll("seeds") long seed) {
+    Map<Scope, Balance> db = new HashMap<>();
+    for (Scope scope : List.of(OWNER, TEAM_A, TEAM_B, RUN)) {
+      put(db, scope, seed % 2 == 0 ? null : 1_000L);
+    }
+    Map<Scope, Map<String, ModelSpend>> byModel = new HashMap<>();
+    Map<Scope, Long> counted = new HashMap<>();
+    java.util.Random random = new java.util.Random(seed);
+    int i = 0;
+    while (i < jobs.size()) {
+      // A transaction settles one job or several (as a pass could), under the same locks.
+      int batch = 1 + random.nextInt(3);
+      Ledger ledger = new Ledger(db.values());
+      for (int end = Math.min(jobs.size(), i + batch); i < end; i++) {
+        Settled job = jobs.get(i);
+        List<Scope> of = new ArrayList<>(List.of(OWNER, job.teamA() ? TEAM_A : TEAM_B));
+        if (job.inRun()) {
+          of.add(RUN);
+        }
+        Usage used =
+            new Usage(
+                job.input() + job.output() + job.extra(),
+                job.cost(),
+                job.input(),
+                job.output(),
+                job.model());
+        ledger.settle(of, List.of(), Usage.NONE, used);
+        of.forEach(s -> counted.merge(s, 1L, Long::sum));
+      }
+      ledger.touched().forEach(b -> db.put(b.scope(), b));
+      for (Ledger.ModelDelta delta : ledger.settledByModel()) {
+        byModel
+            .computeIfAbsent(delta.scope(), s -> new HashMap<>())
+            .merge(delta.spend().model(), delta.spend(), ModelSpend::plus);
+      }
+    }
+    for (Scope scope : db.keySet()) {
+      Balance b = db.get(scope);
+      ModelSpend sum = new ModelSpend("all", 0, 0, 0, 0, 0);
+      for (ModelSpend m : byModel.getOrDefault(scope, Map.of()).values()) {
+        sum = sum.plus(m);
+      }
+      assertThat(sum.tokens()).as("tokens of %s", scope).isEqualTo(b.spent().tokens());
+      assertThat(sum.inputTokens()).isEqualTo(b.spent().inputTokens());
+      assertThat(sum.outputTokens()).isEqualTo(b.spent().outputTokens());
+      assertThat(sum.cost()).isEqualTo(b.spent().costUnits());
+      assertThat(sum.jobs()).isEqualTo(counted.getOrDefault(scope, 0L));
+      assertThat(b.spent().model()).as("spend is amounts only").isNull();
+    }
+  }
+
+  @Provide
+  Arbitrary<List<Settled>> settlements() {
+    Arbitrary<Long> amount = Arbitraries.longs().between(0, 50);
+    Arbitrary<String> model = Arbitraries.of("large", "small", "tiny").injectNull(0.3);
+    return Combinators.combine(
+            Arbitraries.of(true, false),
+            Arbitraries.of(true, false),
+            amount,
+            amount,
+            amount,
+            amount,
+            model)
+        .as(Settled::new)
+        .list()
+        .ofMaxSize(15);
+  }
+
   private static void settle(
       Ledger ledger,
       List<Scope> of,

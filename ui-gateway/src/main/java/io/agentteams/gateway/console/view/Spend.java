@@ -33,7 +33,20 @@ public record Spend(
       @Nullable Long maxWallSeconds,
       @Nullable Integer maxHops) {}
 
-  /** One scope's account. */
+  /**
+   * What one model spent: a job counts under the model its latest report named ({@code unspecified}
+   * when none). The name is the agents' untrusted text, shown as text only.
+   */
+  public record ModelLine(
+      String model, long inputTokens, long outputTokens, long tokens, long cost, long jobs) {
+
+    /** Its cost in micro-units, as an amount of the currency with six decimals. */
+    public String cost(String currency) {
+      return money(cost, currency);
+    }
+  }
+
+  /** One scope's account, with its spend per model (most tokens first). */
   public record Line(
       String scope,
       String id,
@@ -42,7 +55,12 @@ public record Spend(
       Amount reserved,
       @Nullable Limits budget,
       @Nullable Long remainingTokens,
-      @Nullable Long remainingCost) {
+      @Nullable Long remainingCost,
+      List<ModelLine> byModel) {
+
+    public Line {
+      byModel = byModel == null ? List.of() : List.copyOf(byModel);
+    }
 
     /** The tokens budget as people read it, or "none". */
     public String tokensBudget() {
@@ -56,7 +74,11 @@ public record Spend(
 
     /** A cost in micro-units, as an amount of the currency with six decimals. */
     public String cost(String currency) {
-      return String.format(java.util.Locale.ROOT, "%.6f %s", spent.cost() / 1_000_000.0, currency);
+      return money(spent.cost(), currency);
     }
+  }
+
+  private static String money(long microUnits, String currency) {
+    return String.format(java.util.Locale.ROOT, "%.6f %s", microUnits / 1_000_000.0, currency);
   }
 }
