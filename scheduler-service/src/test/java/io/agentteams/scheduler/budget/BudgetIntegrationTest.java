@@ -209,7 +209,14 @@ class BudgetIntegrationTest extends SchedulerIntegrationTest {
     setTeamBudget(team, Map.of("max_tokens", 50));
     TestWorker lead = worker(pia, agent, 60);
     // The first job's admission creates the team's balance row; its settlement spends 5.
-    complete(lead, request(team, List.of("lead"), "First").get(0), 5);
+    UUID first = request(team, List.of("lead"), "First").get(0);
+    lead.report(
+        baseUrl(),
+        first,
+        "completed",
+        TestWorker.leaseToken(lead.nextOffer()),
+        Map.of("answer", "ok", "usage", Map.of("input_tokens", 3, "output_tokens", 2)));
+    await().atMost(Duration.ofSeconds(30)).until(() -> "completed".equals(state(team, first)));
 
     Connection other = Mono.from(connections.create()).block();
     UUID second;
@@ -237,6 +244,14 @@ class BudgetIntegrationTest extends SchedulerIntegrationTest {
     assertThat(TestWorker.jobId(offer)).isEqualTo(second);
     assertThat(reservedTokens(second)).isEqualTo(10);
     assertThat(amount(spend(team), "team", "reserved", "tokens")).isEqualTo(10);
+    assertThat(
+            count(
+                "SELECT spent_input_tokens * 10 + spent_output_tokens AS n FROM ledger"
+                    + " WHERE scope = 'team' AND scope_id = '"
+                    + team.id()
+                    + "'"))
+        .as("the reservation wrote the balance back with what was spent, split as reported")
+        .isEqualTo(32);
   }
 
   @Test

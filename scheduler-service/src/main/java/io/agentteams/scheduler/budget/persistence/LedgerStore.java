@@ -86,8 +86,8 @@ public class LedgerStore {
           WHERE b.max_tokens IS NOT NULL OR b.max_cost IS NOT NULL OR b.max_wall_ms IS NOT NULL
              OR s.scope = ANY(:defaulted::text[])
       ), locked AS MATERIALIZED (
-          SELECT l.scope, l.scope_id, l.spent_tokens, l.spent_cost, l.reserved_tokens,
-                 l.reserved_cost, l.started_at
+          SELECT l.scope, l.scope_id, l.spent_tokens, l.spent_cost, l.spent_input_tokens,
+                 l.spent_output_tokens, l.reserved_tokens, l.reserved_cost, l.started_at
           FROM ledger l
           JOIN wanted w ON l.scope = w.scope AND l.scope_id = w.scope_id
           ORDER BY l.scope, l.scope_id
@@ -101,15 +101,16 @@ public class LedgerStore {
                             WHERE l.scope = w.scope AND l.scope_id = w.scope_id)
           ORDER BY w.scope, w.scope_id
           ON CONFLICT (scope, scope_id) DO NOTHING
-          RETURNING scope, scope_id, spent_tokens, spent_cost, reserved_tokens, reserved_cost,
-                    started_at
+          RETURNING scope, scope_id, spent_tokens, spent_cost, spent_input_tokens,
+                    spent_output_tokens, reserved_tokens, reserved_cost, started_at
       ), got AS (
           SELECT * FROM locked
           UNION ALL
           SELECT * FROM created
       )
       SELECT w.scope, w.scope_id, g.scope IS NOT NULL AS got, g.spent_tokens, g.spent_cost,
-             g.reserved_tokens, g.reserved_cost, g.started_at,
+             g.spent_input_tokens, g.spent_output_tokens, g.reserved_tokens, g.reserved_cost,
+             g.started_at,
              w.max_tokens, w.max_cost, w.max_wall_ms, w.max_hops
       FROM wanted w
       LEFT JOIN got g ON g.scope = w.scope AND g.scope_id = w.scope_id
