@@ -9,6 +9,7 @@ import io.agentteams.platform.roster.Rosters;
 import io.agentteams.platform.test.Database;
 import io.agentteams.platform.test.TestInfrastructure;
 import io.agentteams.scheduler.SchedulerApplication;
+import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.admission.application.AdmissionLoop;
 import io.agentteams.scheduler.admission.persistence.AdmissionStore;
 import io.agentteams.scheduler.budget.domain.Budget;
@@ -24,6 +25,11 @@ import io.agentteams.scheduler.job.domain.InputKind;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.Question;
 import io.agentteams.scheduler.job.domain.Usage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -57,8 +63,9 @@ import reactor.core.publisher.Mono;
  *       raw rate.
  *   <li><b>Admission drain with budgets</b>: the same drain with a tokens budget on every bench
  *       team, so the admission pass reserves each job's estimate on its team's ledger row (locked
- *       without waiting) and records the hold on the job; printed beside the raw floor of the same
- *       rounds.
+ *       without waiting) and records the hold on the job. Every round measures the floor and both
+ *       drains one after the other (in turn budgeted first), so the budgeted drain is compared with
+ *       the unbudgeted drain of the same round.
  *   <li><b>Full lifecycle on 8 slots</b> (context, no target): 1,000 queued jobs through admission,
  *       a leased offer and a completion report, the runtime answering at once.
  *   <li><b>Queue-to-admitted latency</b>: 1,000 queued jobs stay in the queue behind conversations
@@ -67,8 +74,10 @@ import reactor.core.publisher.Mono;
  *       separately, from its queued timestamp) to its admission.
  * </ul>
  *
- * <p>Run: {@code ./mvnw -Dbench=admission -pl scheduler-service -am verify}. A quick check that it
- * runs (no figure to quote): add {@code -Dbench.jobs=100 -Dbench.probes=20}.
+ * <p>Run: {@code ./mvnw -Dbench=admission -pl scheduler-service -am verify}: five measured rounds
+ * ({@code -Dbench.rounds}) after a warm-up round, medians printed. A quick check that it runs (no
+ * figure to quote): add {@code -Dbench.jobs=100 -Dbench.probes=20}; {@code -Dbench.drain-only=true}
+ * stops after the drains.
  */
 public final class AdmissionBenchmark {
 
@@ -77,7 +86,14 @@ public final class AdmissionBenchmark {
 
   static final int OWNERS = 10;
   static final int CLAIMERS = 8;
-  static final int ROUNDS = 3;
+
+  /** Measured rounds; {@code -Dbench.rounds}. */
+  static final int ROUNDS = Integer.getInteger("bench.rounds", 5);
+
+  /**
+   * {@code -Dbench.drain-only=true} measures the drains only, without the lifecycle and latency.
+   */
+  static final boolean DRAIN_ONLY = Boolean.getBoolean("bench.drain-only");
 
   /** Jobs arriving in the latency run; {@code -Dbench.probes} for a quick check. */
   static final int PROBES = Integer.getInteger("bench.probes", 500);
@@ -102,6 +118,7 @@ public final class AdmissionBenchmark {
   private final EventCodec codec;
   private final Rosters rosters;
   private final LedgerStore ledger;
+  private final long estimateTokens;
 
   @SuppressWarnings("unchecked")
   AdmissionBenchmark(ConfigurableApplicationContext app) {
@@ -116,6 +133,7 @@ public final class AdmissionBenchmark {
     this.codec = app.getBean(EventCodec.class);
     this.rosters = app.getBean(Rosters.class);
     this.ledger = app.getBean(LedgerStore.class);
+    this.estimateTokens = app.getBean(SchedulerProperties.class).budget().estimate().tokens();
   }
 
   public static void main(String[] args) throws Exception {
@@ -166,38 +184,48 @@ public final class AdmissionBenchmark {
     Team probes = team("probe-owner", PROBES);
 
     // Warm-up: one unmeasured round of each, so the JIT compiled the hot paths.
+    Budget teamBudget = new Budget(TEAM_BUDGET_TOKENS, null, null, null);
     rawClaimRate();
-    drainRate(teams);
+    drain(teams);
+    budgetedDrain(teams, teamBudget);
 
+    // Each round measures the floor, the drain and the drain with budgets on, one after the
+    // other (in turn budgeted first), so a change in the machine's load between rounds moves all
+    // three together and the ratio of the two drains within a round is what compares.
     List<Double> raw = new ArrayList<>();
-    List<Double> drain = new ArrayList<>();
+    List<Drain> plain = new ArrayList<>();
+    List<Drain> reserving = new ArrayList<>();
     for (int round = 0; round < ROUNDS; round++) {
       raw.add(rawClaimRate());
-      drain.add(drainRate(teams));
+      if (round % 2 == 0) {
+        plain.add(drain(teams));
+        reserving.add(budgetedDrain(teams, teamBudget));
+      } else {
+        reserving.add(budgetedDrain(teams, teamBudget));
+        plain.add(drain(teams));
+      }
+      Drain p = plain.get(round);
+      Drain b = reserving.get(round);
       System.out.printf(
-          "round %d: raw %.0f rows/s, admission drain %.0f jobs/s%n",
-          round + 1, raw.get(round), drain.get(round));
+          "round %d: raw %.0f rows/s; admission drain %.0f jobs/s, %s; budgeted %.0f jobs/s, %s;"
+              + " budgeted/unbudgeted: rate %.0f%%, processor time %.0f%%%n",
+          round + 1,
+          raw.get(round),
+          p.rate(),
+          p.cpu(),
+          b.rate(),
+          b.cpu(),
+          100.0 * b.rate() / p.rate(),
+          100.0 * b.cpuPerJob() / p.cpuPerJob());
     }
-    // Budgets on: every bench team has a tokens budget, so each pass reserves as it admits.
-    budgetTeams(teams, new Budget(TEAM_BUDGET_TOKENS, null, null, null));
-    drainRate(teams);
-    check(
-        count("state = 'admitted' AND cardinality(reserved_on) > 0") == JOBS,
-        "not every job reserved on its team's budget");
-    List<Double> budgetedRaw = new ArrayList<>();
-    List<Double> budgeted = new ArrayList<>();
-    for (int round = 0; round < ROUNDS; round++) {
-      budgetedRaw.add(rawClaimRate());
-      budgeted.add(drainRate(teams));
-      System.out.printf(
-          "budgeted round %d: raw %.0f rows/s, admission drain %.0f jobs/s%n",
-          round + 1, budgetedRaw.get(round), budgeted.get(round));
-    }
-    budgetTeams(teams, Budget.NONE);
-
-    double lifecycle = lifecycleRate(teams);
-    Latency latency = latency(blocked, probes);
-
+    List<Double> drain = plain.stream().map(Drain::rate).toList();
+    List<Double> budgeted = reserving.stream().map(Drain::rate).toList();
+    List<Double> rateShare =
+        IntStream.range(0, ROUNDS).mapToObj(r -> budgeted.get(r) / drain.get(r)).toList();
+    List<Double> cpuShare =
+        IntStream.range(0, ROUNDS)
+            .mapToObj(r -> reserving.get(r).cpuPerJob() / plain.get(r).cpuPerJob())
+            .toList();
     double rawRate = median(raw);
     double drainRate = median(drain);
     System.out.printf(
@@ -206,14 +234,26 @@ public final class AdmissionBenchmark {
     System.out.printf(
         "Admission drain (capacity for all, real loop)     %8.0f jobs/s   rounds %s%n",
         drainRate, rounded(drain));
-    double budgetedRawRate = median(budgetedRaw);
-    double budgetedRate = median(budgeted);
-    System.out.printf(
-        "Raw SKIP LOCKED claims, budgeted rounds           %8.0f rows/s   rounds %s%n",
-        budgetedRawRate, rounded(budgetedRaw));
     System.out.printf(
         "Admission drain, every team budgeted (reserving)  %8.0f jobs/s   rounds %s%n",
-        budgetedRate, rounded(budgeted));
+        median(budgeted), rounded(budgeted));
+    System.out.printf(
+        "Processor time per job (this JVM + Postgres): unbudgeted %.0f µs, budgeted %.0f µs%n",
+        median(plain.stream().map(Drain::cpuPerJob).toList()),
+        median(reserving.stream().map(Drain::cpuPerJob).toList()));
+    System.out.printf(
+        "Budgets on, against the unbudgeted drain of the same round (medians):"
+            + " rate %.0f%% %s, processor time per job %.0f%% %s%n",
+        100.0 * median(rateShare),
+        percents(rateShare),
+        100.0 * median(cpuShare),
+        percents(cpuShare));
+    if (DRAIN_ONLY) {
+      return;
+    }
+
+    double lifecycle = lifecycleRate(teams);
+    Latency latency = latency(blocked, probes);
     System.out.printf(
         "Full lifecycle on 8 slots (admit, offer, complete) %7.0f jobs/s%n", lifecycle);
     System.out.printf(
@@ -230,9 +270,26 @@ public final class AdmissionBenchmark {
         "%nRatios: admission drain / raw claims = %.0f%% (target >= 50%%); queue-to-admitted p99 = %.1f ms"
             + " (target <= 50 ms)%n",
         100.0 * drainRate / rawRate, latency.fromCommitP99());
-    System.out.printf(
-        "Budgets on: admission drain / raw claims = %.0f%% (without budgets %.0f%%)%n",
-        100.0 * budgetedRate / budgetedRawRate, 100.0 * drainRate / rawRate);
+  }
+
+  /**
+   * The drain with a tokens budget on every bench team, so each pass reserves as it admits; checks
+   * that every job holds its estimate and the team balances hold them all.
+   */
+  Drain budgetedDrain(List<Team> teams, Budget budget) {
+    budgetTeams(teams, budget);
+    try {
+      Drain drain = drain(teams);
+      check(
+          count("state = 'admitted' AND cardinality(reserved_on) > 0") == JOBS,
+          "not every job reserved on its team's budget");
+      check(
+          teamsReserved() == JOBS * estimateTokens,
+          "the team balances do not hold every job's estimate");
+      return drain;
+    } finally {
+      budgetTeams(teams, Budget.NONE);
+    }
   }
 
   // ---- raw floor ----
@@ -282,16 +339,117 @@ public final class AdmissionBenchmark {
 
   // ---- admission drain ----
 
-  double drainRate(List<Team> teams) {
+  /**
+   * One drain's rate, and the processor time it used per job: this JVM's (the scheduler, and the
+   * embedded Kafka the outbox relay publishes to) and the Postgres processes'. Under load from
+   * other processes the rate moves with the machine; the processor time per job much less.
+   */
+  record Drain(double rate, long jvmMicros, long databaseMicros) {
+    double cpuPerJob() {
+      return (jvmMicros + databaseMicros) / (double) JOBS;
+    }
+
+    String cpu() {
+      return String.format(
+          "%.0f µs/job (JVM %.0f, Postgres %.0f)",
+          cpuPerJob(), jvmMicros / (double) JOBS, databaseMicros / (double) JOBS);
+    }
+  }
+
+  Drain drain(List<Team> teams) {
     reset();
     admission.configureCapacity(JOBS).block();
     queueOnePerConversation(teams);
+    // The queued events are relayed before the drain starts, so their work is not counted in it.
+    try {
+      waitUntil(() -> pendingEvents() == 0, Duration.ofMinutes(2));
+    } catch (InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+    long jvmBefore = jvmMicros();
+    long databaseBefore = databaseMicros();
     long start = System.nanoTime();
     int admitted = loop.drain().block();
     double seconds = (System.nanoTime() - start) / 1e9;
+    long jvm = jvmMicros() - jvmBefore;
+    long database = databaseMicros() - databaseBefore;
     check(admitted == JOBS, "the drain admitted " + admitted);
     check(count("state = 'admitted' AND admissions = 1") == JOBS, "not every job admitted once");
-    return JOBS / seconds;
+    return new Drain(JOBS / seconds, jvm, database);
+  }
+
+  long pendingEvents() {
+    return db.sql("SELECT count(*) AS n FROM platform.outbox WHERE status = 'PENDING'")
+        .map(row -> row.get("n", Long.class))
+        .one()
+        .block();
+  }
+
+  static long jvmMicros() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+            .getProcessCpuTime()
+        / 1_000;
+  }
+
+  /**
+   * Processor time of the database's processes so far: the postmaster's children (backends and
+   * background workers) and, in the postmaster's own figures, those that already exited. Read from
+   * {@code /proc} in clock ticks of 10 ms.
+   */
+  long databaseMicros() {
+    if (postmaster == 0) {
+      int backend =
+          db.sql("SELECT pg_backend_pid() AS pid")
+              .map(row -> row.get("pid", Integer.class))
+              .one()
+              .block();
+      postmaster = procStat(backend)[1];
+    }
+    long ticks = 0;
+    long[] own = procStat(postmaster);
+    ticks += own[11] + own[12] + own[13] + own[14];
+    try (var processes = Files.list(Path.of("/proc"))) {
+      for (Path dir : processes.toList()) {
+        String name = dir.getFileName().toString();
+        if (!name.chars().allMatch(Character::isDigit)) {
+          continue;
+        }
+        long[] stat = procStat(Long.parseLong(name));
+        if (stat.length > 12 && stat[1] == postmaster) {
+          ticks += stat[11] + stat[12];
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return ticks * 10_000;
+  }
+
+  private long postmaster;
+
+  /**
+   * The first numeric fields of {@code /proc/<pid>/stat} after the command name (index 1 is the
+   * parent, 11 and 12 user and system time, 13 and 14 those of waited-for children); empty when the
+   * process is gone.
+   */
+  static long[] procStat(long pid) {
+    String stat;
+    try {
+      stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+    } catch (IOException e) {
+      return new long[0];
+    }
+    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+    // Up to the children's system time: later fields hold values past a long's range.
+    long[] values = new long[15];
+    for (int i = 1; i < values.length; i++) {
+      values[i] = Long.parseLong(fields[i]);
+    }
+    return values;
+  }
+
+  static List<String> percents(List<Double> shares) {
+    return shares.stream().map(r -> String.format("%.0f%%", 100 * r)).toList();
   }
 
   // ---- full lifecycle ----
@@ -508,6 +666,15 @@ public final class AdmissionBenchmark {
             db.sql("UPDATE admission_control SET rotation = '{}', served_in_turn = 0")
                 .fetch()
                 .rowsUpdated())
+        .block();
+  }
+
+  /** Tokens the team balances hold reserved. */
+  long teamsReserved() {
+    return db.sql(
+            "SELECT coalesce(sum(reserved_tokens), 0)::bigint AS n FROM ledger WHERE scope = 'team'")
+        .map(row -> row.get("n", Long.class))
+        .one()
         .block();
   }
 

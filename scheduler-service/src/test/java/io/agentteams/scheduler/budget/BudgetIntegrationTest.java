@@ -9,6 +9,8 @@ import io.agentteams.scheduler.SchedulerApplication;
 import io.agentteams.scheduler.support.SchedulerIntegrationTest;
 import io.agentteams.scheduler.support.Teams;
 import io.agentteams.scheduler.support.TestWorker;
+import io.r2dbc.spi.Connection;
+import io.r2dbc.spi.ConnectionFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,15 +27,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
 import org.springframework.context.annotation.Import;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /**
  * The budget ledger against real Postgres: a deployment-wide chain budget, a team budget stopping a
- * running job at its next report, an owner budget two teams share, a chain's hop budget, and many
- * concurrent requests and settlements against one team budget, which the reservations never
- * overspend. On a database of its own so its budgets never apply to the other tests' jobs.
+ * running job at its next report, a resumed conversation's hold, an admission pass passing over a
+ * job whose balance another transaction holds, an owner budget two teams share, a chain's hop
+ * budget, and many concurrent requests and settlements against one team budget, which the
+ * reservations never overspend. On a database of its own so its budgets never apply to the other
+ * tests' jobs.
  */
 @RealInfrastructure(database = "scheduler_budget")
 @SpringBootTest(
@@ -51,6 +58,8 @@ import org.springframework.context.annotation.Import;
 @AutoConfigureWebTestClient(timeout = "PT30S")
 @Import(TestClock.Config.class)
 class BudgetIntegrationTest extends SchedulerIntegrationTest {
+
+  @Autowired private ConnectionFactory connections;
 
   @Test
   void anExhaustedChainBudgetRefusesQueuedWorkAtAdmissionAndNewHandOffsByName() {
@@ -132,6 +141,117 @@ class BudgetIntegrationTest extends SchedulerIntegrationTest {
     Map<?, ?> spend = spend(team);
     assertThat(amount(spend, "team", "spent", "tokens")).isEqualTo(60);
     assertThat(amount(spend, "team", "reserved", "tokens")).isZero();
+  }
+
+  /**
+   * A conversation that asked a question keeps its hold while it waits; the admission that resumes
+   * it reserves nothing more (the pass reads the hold as it locks the job's row) and the hold is
+   * released once, when the job settles.
+   */
+  @Test
+  void aResumedConversationKeepsItsHoldAndIsNotReservedTwice() {
+    String pia = unique("pia");
+    String agent = unique("agent");
+    Teams.Team team = teams.create(pia, Map.of("lead", agent));
+    setTeamBudget(team, Map.of("max_tokens", 50));
+    TestWorker lead = worker(pia, agent, 60);
+    UUID job = request(team, List.of("lead"), "Ask first").get(0);
+    Map<String, Object> offer = lead.nextOffer();
+    assertThat(reservedTokens(job)).as("the estimate, held at admission").isEqualTo(10);
+    assertThat(amount(spend(team), "team", "reserved", "tokens")).isEqualTo(10);
+
+    TestWorker.Reply asked =
+        lead.report(
+            baseUrl(),
+            job,
+            "input_required",
+            TestWorker.leaseToken(offer),
+            Map.of("question", Map.of("kind", "clarification", "text", "Which part?")));
+    assertThat(asked.body().get("state")).isEqualTo("waiting_input");
+    web.post()
+        .uri("/api/v1/jobs/{id}/answer", job)
+        .header("Authorization", owner(team.ownerId()))
+        .bodyValue(Map.of("text", "The first"))
+        .exchange()
+        .expectStatus()
+        .isOk();
+
+    Map<String, Object> resumed = lead.nextOffer();
+    assertThat(TestWorker.jobId(resumed)).isEqualTo(job);
+    assertThat(count("SELECT admissions AS n FROM job WHERE id = '" + job + "'")).isEqualTo(2);
+    assertThat(reservedTokens(job)).as("still the one estimate").isEqualTo(10);
+    assertThat(amount(spend(team), "team", "reserved", "tokens"))
+        .as("the second admission reserved nothing more")
+        .isEqualTo(10);
+
+    lead.report(
+        baseUrl(),
+        job,
+        "completed",
+        TestWorker.leaseToken(resumed),
+        Map.of("answer", "ok", "usage", Map.of("tokens", 7)));
+    await().atMost(Duration.ofSeconds(30)).until(() -> "completed".equals(state(team, job)));
+    Map<?, ?> spend = spend(team);
+    assertThat(amount(spend, "team", "spent", "tokens")).isEqualTo(7);
+    assertThat(amount(spend, "team", "reserved", "tokens")).isZero();
+  }
+
+  /**
+   * An admission pass never waits for a balance row: while another transaction holds the team's,
+   * passes go on and leave the team's queued job queued (neither admitted without its reservation
+   * nor refused); once the row is free the job is admitted holding its estimate.
+   */
+  @Test
+  void aJobWhoseBalanceAnotherTransactionHoldsStaysQueuedWhilePassesGoOn() {
+    String pia = unique("pia");
+    String agent = unique("agent");
+    Teams.Team team = teams.create(pia, Map.of("lead", agent));
+    setTeamBudget(team, Map.of("max_tokens", 50));
+    TestWorker lead = worker(pia, agent, 60);
+    // The first job's admission creates the team's balance row; its settlement spends 5.
+    UUID first = request(team, List.of("lead"), "First").get(0);
+    lead.report(
+        baseUrl(),
+        first,
+        "completed",
+        TestWorker.leaseToken(lead.nextOffer()),
+        Map.of("answer", "ok", "usage", Map.of("input_tokens", 3, "output_tokens", 2)));
+    await().atMost(Duration.ofSeconds(30)).until(() -> "completed".equals(state(team, first)));
+
+    Connection other = Mono.from(connections.create()).block();
+    UUID second;
+    try {
+      Mono.from(other.beginTransaction()).block();
+      Flux.from(
+              other
+                  .createStatement(
+                      "SELECT scope FROM ledger WHERE scope = 'team' AND scope_id = $1 FOR UPDATE")
+                  .bind("$1", team.id().toString())
+                  .execute())
+          .flatMap(result -> result.map((row, metadata) -> row.get("scope", String.class)))
+          .blockLast();
+      long before = passes();
+      second = request(team, List.of("lead"), "Second").get(0);
+      await().atMost(Duration.ofSeconds(30)).until(() -> passes() >= before + 3);
+      assertThat(state(team, second)).isEqualTo("queued");
+      assertThat(reservedTokens(second)).isZero();
+    } finally {
+      Mono.from(other.rollbackTransaction()).block();
+      Mono.from(other.close()).block();
+    }
+
+    Map<String, Object> offer = lead.nextOffer();
+    assertThat(TestWorker.jobId(offer)).isEqualTo(second);
+    assertThat(reservedTokens(second)).isEqualTo(10);
+    assertThat(amount(spend(team), "team", "reserved", "tokens")).isEqualTo(10);
+    assertThat(
+            count(
+                "SELECT spent_input_tokens * 10 + spent_output_tokens AS n FROM ledger"
+                    + " WHERE scope = 'team' AND scope_id = '"
+                    + team.id()
+                    + "'"))
+        .as("the reservation wrote the balance back with what was spent, split as reported")
+        .isEqualTo(32);
   }
 
   @Test
@@ -593,6 +713,11 @@ class BudgetIntegrationTest extends SchedulerIntegrationTest {
 
   private long reservedTokens(UUID job) {
     return count("SELECT reserved_tokens AS n FROM job WHERE id = '" + job + "'");
+  }
+
+  /** Admission passes so far, across the deployment. */
+  private long passes() {
+    return count("SELECT passes AS n FROM admission_control WHERE id = 1");
   }
 
   private long count(String sql) {

@@ -6,8 +6,10 @@ import io.agentteams.scheduler.admission.domain.AdmissionPolicy;
 import io.agentteams.scheduler.admission.domain.Candidate;
 import io.agentteams.scheduler.admission.persistence.AdmissionStore;
 import io.agentteams.scheduler.admission.persistence.AdmissionStore.CandidateRow;
+import io.agentteams.scheduler.admission.persistence.AdmissionStore.LockedJob;
 import io.agentteams.scheduler.budget.application.Spending;
 import io.agentteams.scheduler.budget.domain.BudgetExceeded;
+import io.agentteams.scheduler.budget.persistence.LedgerStore.JobAccount;
 import io.agentteams.scheduler.job.application.JobTransitions;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.JobChange;
@@ -203,13 +205,14 @@ public class AdmissionLoop implements SmartLifecycle {
   /**
    * Reserves the planned jobs' estimates in the ledger, then admits those it reserved for. A job a
    * budget has no room for is refused here, naming the budget; a job whose balances another
-   * transaction holds stays queued for the next pass (its settlement's commit wakes one).
+   * transaction holds stays queued for the next pass (its settlement's commit wakes one). What each
+   * admitted job now holds is written with its admission.
    */
   private Mono<PassResult> apply(
       AdmissionStore.Control control, AdmissionPlan plan, Selection selection, Instant now) {
     List<Job> planned = plan.admitted().stream().map(c -> selection.locked.get(c.jobId())).toList();
     return spending
-        .reserve(planned, now)
+        .reserve(planned, selection.accounts, now)
         .flatMap(
             reservations -> {
               List<Job> admitted = new ArrayList<>();
@@ -224,7 +227,7 @@ public class AdmissionLoop implements SmartLifecycle {
                   admitted.add(job);
                 }
               }
-              return write(control, plan, selection, admitted, changes, now);
+              return write(control, plan, selection, reservations, admitted, changes, now);
             });
   }
 
@@ -232,6 +235,7 @@ public class AdmissionLoop implements SmartLifecycle {
       AdmissionStore.Control control,
       AdmissionPlan plan,
       Selection selection,
+      Spending.Reservations reservations,
       List<Job> admitted,
       List<JobChange> changes,
       Instant now) {
@@ -241,7 +245,7 @@ public class AdmissionLoop implements SmartLifecycle {
             .then();
     Mono<Void> admit =
         store
-            .markAdmitted(admitted, replica, now)
+            .markAdmitted(admitted, reservations.holding(), reservations.hold(), replica, now)
             .then(
                 store.assignSlots(admitted.stream().map(Job::id).toList(), control.capacity(), now))
             .then(store.saveRotation(plan.rotation(), now))
@@ -265,6 +269,7 @@ public class AdmissionLoop implements SmartLifecycle {
   private static final class Selection {
     private final Map<UUID, CandidateRow> rows = new LinkedHashMap<>();
     private final Map<UUID, Job> locked = new HashMap<>();
+    private final Map<UUID, JobAccount> accounts = new HashMap<>();
     private final Set<UUID> lockedTeams = new HashSet<>();
     private final Set<UUID> busyTeams = new HashSet<>();
     private final Set<UUID> unavailable = new HashSet<>();
@@ -299,11 +304,13 @@ public class AdmissionLoop implements SmartLifecycle {
      * Records the rows a lock attempt got; a row it did not get is held elsewhere (or no longer
      * queued).
      */
-    void rowsTried(List<UUID> tried, List<Job> got) {
+    void rowsTried(List<UUID> tried, List<LockedJob> got) {
       Set<UUID> gotIds = new HashSet<>();
-      for (Job job : got) {
+      for (LockedJob row : got) {
+        Job job = row.job();
         gotIds.add(job.id());
         locked.put(job.id(), job);
+        accounts.put(job.id(), row.account());
       }
       tried.stream().filter(id -> !gotIds.contains(id)).forEach(unavailable::add);
     }

@@ -3,14 +3,19 @@ package io.agentteams.scheduler.admission.persistence;
 import io.agentteams.platform.outbox.Outbox;
 import io.agentteams.scheduler.admission.domain.Candidate;
 import io.agentteams.scheduler.admission.domain.Rotation;
+import io.agentteams.scheduler.budget.domain.Scope;
+import io.agentteams.scheduler.budget.persistence.LedgerStore;
+import io.agentteams.scheduler.budget.persistence.LedgerStore.JobAccount;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.JobKind;
+import io.agentteams.scheduler.job.domain.Usage;
 import io.agentteams.scheduler.job.persistence.JobStore;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -31,6 +36,9 @@ public class AdmissionStore {
 
   /** A candidate with its kind and whether it resumes a conversation. */
   public record CandidateRow(Candidate candidate, JobKind kind, boolean resume) {}
+
+  /** A queued job this transaction locked, with what the ledger knows of it. */
+  public record LockedJob(Job job, JobAccount account) {}
 
   /** Queued jobs of one owner. */
   public record OwnerDepth(String ownerId, long queued) {}
@@ -77,14 +85,22 @@ public class AdmissionStore {
       WHERE r.rank <= :perOwner
       """;
 
+  // A job the pass reserved for records its hold in the same statement (held: its scopes, as
+  // LedgerStore.heldOnValue writes them); a job that reserved nothing (held is null) keeps what it
+  // holds, as a resumed conversation does.
   private static final String MARK_ADMITTED =
       """
       UPDATE job j
       SET state = 'admitted', revision = v.revision, admissions = v.admissions,
           admitted_by = :replica, admitted_at = :now, lease_token = NULL, lease_expires_at = NULL,
-          lease_ttl_ms = NULL, lease_holder = NULL, reoffer_due = false, updated_at = :now
-      FROM unnest(:ids::uuid[], :revisions::bigint[], :admissions::int[])
-           AS v(id, revision, admissions)
+          lease_ttl_ms = NULL, lease_holder = NULL, reoffer_due = false, updated_at = :now,
+          reserved_tokens = CASE WHEN v.held IS NULL THEN j.reserved_tokens
+                                 ELSE :holdTokens::bigint END,
+          reserved_cost = CASE WHEN v.held IS NULL THEN j.reserved_cost
+                               ELSE :holdCost::bigint END,
+          reserved_on = COALESCE(string_to_array(v.held, chr(31)), j.reserved_on)
+      FROM unnest(:ids::uuid[], :revisions::bigint[], :admissions::int[], :held::text[])
+           AS v(id, revision, admissions, held)
       WHERE j.id = v.id AND j.state = 'queued'
       """;
 
@@ -168,19 +184,23 @@ public class AdmissionStore {
   }
 
   /**
-   * Locks those of the jobs that are still queued and that no other transaction holds right now. A
-   * job a concurrent cancel holds is skipped rather than waited for.
+   * Locks those of the jobs that are still queued and that no other transaction holds right now,
+   * and reads with each what the ledger knows of it (its run and its hold), which the pass's
+   * reservation needs. A job a concurrent cancel holds is skipped rather than waited for.
    */
-  public Flux<Job> lockQueued(Collection<UUID> ids) {
+  public Flux<LockedJob> lockQueued(Collection<UUID> ids) {
     if (ids.isEmpty()) {
       return Flux.empty();
     }
     return db.sql(
             "SELECT "
                 + JobStore.COLUMNS
-                + " FROM job WHERE id = ANY(:ids) AND state = 'queued' FOR UPDATE SKIP LOCKED")
+                + ", "
+                + LedgerStore.ACCOUNT_COLUMNS
+                + " FROM job j WHERE j.id = ANY(:ids) AND j.state = 'queued'"
+                + " FOR UPDATE OF j SKIP LOCKED")
         .bind("ids", ids.toArray(UUID[]::new))
-        .map(JobStore::read)
+        .map(row -> new LockedJob(JobStore.read(row), LedgerStore.account(row)))
         .all();
   }
 
@@ -204,8 +224,15 @@ public class AdmissionStore {
         .map(busy -> (Set<UUID>) busy);
   }
 
-  /** Writes the admission of jobs the domain admitted, in one statement. */
-  public Mono<Void> markAdmitted(List<Job> admitted, String replica, Instant now) {
+  /**
+   * Writes the admission of jobs the domain admitted, in one statement, with the hold of those the
+   * pass reserved for.
+   *
+   * @param holding the jobs the pass reserved for, with the scopes each holds on
+   * @param hold what each of them holds
+   */
+  public Mono<Void> markAdmitted(
+      List<Job> admitted, Map<UUID, List<Scope>> holding, Usage hold, String replica, Instant now) {
     if (admitted.isEmpty()) {
       return Mono.empty();
     }
@@ -213,6 +240,15 @@ public class AdmissionStore {
         .bind("ids", admitted.stream().map(Job::id).toArray(UUID[]::new))
         .bind("revisions", admitted.stream().map(Job::revision).toArray(Long[]::new))
         .bind("admissions", admitted.stream().map(Job::admissions).toArray(Integer[]::new))
+        .bind(
+            "held",
+            admitted.stream()
+                .map(Job::id)
+                .map(
+                    id -> holding.containsKey(id) ? LedgerStore.heldOnValue(holding.get(id)) : null)
+                .toArray(String[]::new))
+        .bind("holdTokens", hold.tokens())
+        .bind("holdCost", hold.costUnits())
         .bind("replica", replica)
         .bind("now", JobStore.utc(now))
         .fetch()

@@ -46,8 +46,15 @@ public class Spending {
    *
    * @param refused jobs a budget has no room for
    * @param busy jobs whose balances another transaction holds; they wait for the next pass
+   * @param holding jobs the pass reserved for, with the scopes each holds on: each now holds {@code
+   *     hold}, which the caller records with the job's admission, in the same transaction
+   * @param hold what each of {@code holding} reserved: the configured estimate
    */
-  public record Reservations(Map<UUID, BudgetExceeded> refused, Set<UUID> busy) {}
+  public record Reservations(
+      Map<UUID, BudgetExceeded> refused,
+      Set<UUID> busy,
+      Map<UUID, List<Scope>> holding,
+      Usage hold) {}
 
   private final LedgerStore store;
   private final SchedulerProperties.Budget settings;
@@ -90,84 +97,66 @@ public class Spending {
    * against that have a budget (set, or the deployment's default), under row locks it takes without
    * waiting; scopes without a budget need no reservation and are only charged when the job settles.
    * A job that already holds (a resumed conversation) and a receipt (it returns an answer already
-   * paid for) reserve nothing more.
+   * paid for) reserve nothing more. The ledger's balances are written here; the hold of each job
+   * reserved for is returned for the caller to write with the job's admission (one statement for
+   * both).
+   *
+   * @param accounts what the ledger knows of each job, read as the pass locked the job's row
    */
-  public Mono<Reservations> reserve(List<Job> jobs, Instant now) {
-    if (jobs.isEmpty()) {
-      return Mono.just(new Reservations(Map.of(), Set.of()));
+  public Mono<Reservations> reserve(List<Job> jobs, Map<UUID, JobAccount> accounts, Instant now) {
+    Map<UUID, List<Scope>> scopesOf = new LinkedHashMap<>();
+    Map<Scope, Holder> holders = new LinkedHashMap<>();
+    for (Job job : jobs) {
+      JobAccount account = accounts.get(job.id());
+      boolean holds = account != null && !account.hold().none();
+      if (!holds && job.spec().kind() != JobKind.RECEIPT) {
+        List<Scope> scopes = scopes(job, account == null ? null : account.runId());
+        scopesOf.put(job.id(), scopes);
+        scopes.forEach(s -> holders.putIfAbsent(s, holder(job)));
+      }
+    }
+    if (holders.isEmpty()) {
+      return Mono.just(new Reservations(Map.of(), Set.of(), Map.of(), settings.estimate()));
     }
     return store
-        .accounts(jobs.stream().map(Job::id).toList())
-        .flatMap(
-            accounts -> {
-              Map<UUID, List<Scope>> scopesOf = new LinkedHashMap<>();
-              for (Job job : jobs) {
-                JobAccount account = accounts.get(job.id());
-                boolean holds = account != null && !account.hold().none();
-                if (!holds && job.spec().kind() != JobKind.RECEIPT) {
-                  scopesOf.put(job.id(), scopes(job, account == null ? null : account.runId()));
-                }
-              }
-              Set<Scope> all = new HashSet<>();
-              scopesOf.values().forEach(all::addAll);
-              return store
-                  .budgeted(all)
-                  .flatMap(
-                      set -> {
-                        Map<Scope, Holder> holders = new LinkedHashMap<>();
-                        Map<UUID, List<Scope>> budgetedOf = new LinkedHashMap<>();
-                        for (Job job : jobs) {
-                          List<Scope> scopes = scopesOf.get(job.id());
-                          if (scopes == null) {
-                            continue;
-                          }
-                          List<Scope> budgeted =
-                              scopes.stream()
-                                  .filter(s -> set.contains(s) || settings.defaults(s.kind()).any())
-                                  .toList();
-                          if (!budgeted.isEmpty()) {
-                            budgetedOf.put(job.id(), budgeted);
-                            budgeted.forEach(s -> holders.putIfAbsent(s, holder(job)));
-                          }
-                        }
-                        return store
-                            .lock(holders, settings::defaults, true, now)
-                            .flatMap(locked -> reserveLocked(jobs, budgetedOf, locked, now));
-                      });
-            });
+        .lockBudgeted(holders, settings::defaults, now)
+        .flatMap(found -> reserveLocked(jobs, scopesOf, found, now));
   }
 
   private Mono<Reservations> reserveLocked(
-      List<Job> jobs, Map<UUID, List<Scope>> budgetedOf, Map<Scope, Balance> locked, Instant now) {
-    Ledger ledger = new Ledger(locked.values());
+      List<Job> jobs, Map<UUID, List<Scope>> scopesOf, LedgerStore.Budgeted found, Instant now) {
+    Ledger ledger = new Ledger(found.locked().values());
     Map<UUID, BudgetExceeded> refused = new LinkedHashMap<>();
     Set<UUID> busy = new HashSet<>();
     Map<UUID, List<Scope>> holding = new LinkedHashMap<>();
     for (Job job : jobs) {
-      List<Scope> scopes = budgetedOf.get(job.id());
+      List<Scope> scopes = scopesOf.get(job.id());
       if (scopes == null) {
         continue;
       }
-      if (!locked.keySet().containsAll(scopes)) {
+      List<Scope> budgeted = scopes.stream().filter(found.budgeted()::contains).toList();
+      if (budgeted.isEmpty()) {
+        continue;
+      }
+      if (!found.locked().keySet().containsAll(budgeted)) {
         busy.add(job.id());
         continue;
       }
-      Optional<BudgetExceeded> refusal = ledger.reserve(scopes, settings.estimate(), now);
+      Optional<BudgetExceeded> refusal = ledger.reserve(budgeted, settings.estimate(), now);
       if (refusal.isPresent()) {
         refused.put(job.id(), refusal.get());
       } else {
-        holding.put(job.id(), scopes);
+        holding.put(job.id(), budgeted);
       }
     }
     stops.increment(refused.size());
     return store
         .write(ledger.touched(), now)
-        .then(store.holdAll(holding, settings.estimate()))
         .then(
             Flux.fromIterable(refused.entrySet())
                 .concatMap(e -> store.stopped(e.getKey(), e.getValue().budget()))
                 .then())
-        .thenReturn(new Reservations(refused, busy));
+        .thenReturn(new Reservations(refused, busy, holding, settings.estimate()));
   }
 
   /**
@@ -381,7 +370,7 @@ public class Spending {
     scopes.forEach(s -> holders.put(s, holder(job)));
     return store
         .lockTeamKey(job.spec().teamId())
-        .then(store.lock(holders, settings::defaults, false, now));
+        .then(store.lock(holders, settings::defaults, now));
   }
 
   private static Holder holder(Job job) {

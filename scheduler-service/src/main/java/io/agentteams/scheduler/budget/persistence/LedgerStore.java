@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -71,52 +72,117 @@ public class LedgerStore {
       FOR UPDATE OF l
       """;
 
+  /**
+   * The scopes with a budget (set with a tokens, cost or wall-time limit, or of a kind the
+   * deployment gives a default), their rows locked where free, and created where missing. The rows
+   * a {@code SKIP LOCKED} lock skips and the rows another transaction created meanwhile come back
+   * with {@code got} false. Creating only the missing rows (none in a steady state) keeps a
+   * speculative insert per row out of every pass.
+   */
+  private static final String LOCK_BUDGETED =
+      """
+      WITH wanted AS MATERIALIZED (
+          SELECT s.scope, s.scope_id, s.owner_id, s.team_id,
+                 b.max_tokens, b.max_cost, b.max_wall_ms, b.max_hops
+          FROM unnest(:kinds::text[], :ids::text[], :owners::text[], :teams::text[])
+               AS s(scope, scope_id, owner_id, team_id)
+          LEFT JOIN budget b ON b.scope = s.scope AND b.scope_id = s.scope_id
+          WHERE b.max_tokens IS NOT NULL OR b.max_cost IS NOT NULL OR b.max_wall_ms IS NOT NULL
+             OR s.scope = ANY(:defaulted::text[])
+      ), locked AS MATERIALIZED (
+          SELECT l.scope, l.scope_id, l.spent_tokens, l.spent_cost, l.spent_input_tokens,
+                 l.spent_output_tokens, l.reserved_tokens, l.reserved_cost, l.started_at
+          FROM ledger l
+          JOIN wanted w ON l.scope = w.scope AND l.scope_id = w.scope_id
+          ORDER BY l.scope, l.scope_id
+          FOR UPDATE OF l SKIP LOCKED
+      ), created AS (
+          INSERT INTO ledger (scope, scope_id, owner_id, team_id, started_at, updated_at)
+          SELECT w.scope, w.scope_id, w.owner_id,
+                 CASE WHEN w.scope = 'owner' THEN NULL ELSE w.team_id::uuid END, :now, :now
+          FROM wanted w
+          WHERE NOT EXISTS (SELECT 1 FROM ledger l
+                            WHERE l.scope = w.scope AND l.scope_id = w.scope_id)
+          ORDER BY w.scope, w.scope_id
+          ON CONFLICT (scope, scope_id) DO NOTHING
+          RETURNING scope, scope_id, spent_tokens, spent_cost, spent_input_tokens,
+                    spent_output_tokens, reserved_tokens, reserved_cost, started_at
+      ), got AS (
+          SELECT * FROM locked
+          UNION ALL
+          SELECT * FROM created
+      )
+      SELECT w.scope, w.scope_id, g.scope IS NOT NULL AS got, g.spent_tokens, g.spent_cost,
+             g.spent_input_tokens, g.spent_output_tokens, g.reserved_tokens, g.reserved_cost,
+             g.started_at,
+             w.max_tokens, w.max_cost, w.max_wall_ms, w.max_hops
+      FROM wanted w
+      LEFT JOIN got g ON g.scope = w.scope AND g.scope_id = w.scope_id
+      """;
+
   private final DatabaseClient db;
 
   public LedgerStore(DatabaseClient db) {
     this.db = db;
   }
 
+  /**
+   * What the ledger knows of a job, as columns of a query over {@code job j}: its team run (a run
+   * is one chain named after the run: its jobs, and every hand-off and receipt in it, count against
+   * the run; a chain named after its first job, a run's job, is how runs started before that were
+   * counted), its hold and whether it settled. {@link #account} reads them, with the job's {@code
+   * id}. Subqueries rather than joins, so a query that locks the job ({@code FOR UPDATE}) locks
+   * nothing else.
+   */
+  public static final String ACCOUNT_COLUMNS =
+      """
+      COALESCE((SELECT r.id FROM team_run r WHERE r.id = j.chain_id),
+               (SELECT rj.run_id FROM run_job rj WHERE rj.job_id = j.chain_id)) AS account_run_id,
+      j.reserved_tokens, j.reserved_cost, j.reserved_on, j.settled
+      """;
+
+  /** A job's account, read from a row with its {@code id} and {@link #ACCOUNT_COLUMNS}. */
+  public static JobAccount account(Readable row) {
+    return new JobAccount(
+        row.get("id", UUID.class),
+        row.get("account_run_id", UUID.class),
+        new Usage(row.get("reserved_tokens", Long.class), row.get("reserved_cost", Long.class)),
+        heldOn(row.get("reserved_on", String[].class)),
+        Boolean.TRUE.equals(row.get("settled", Boolean.class)));
+  }
+
+  /**
+   * The scopes a hold is on, as the job's {@code reserved_on} column takes them in one text value
+   * per job (a set-based statement binds one array of these, split with {@code
+   * string_to_array(value, chr(31))}).
+   */
+  public static String heldOnValue(List<Scope> scopes) {
+    return String.join(HELD_ON_SEPARATOR, scopes.stream().map(Scope::key).toList());
+  }
+
+  private static final String HELD_ON_SEPARATOR = String.valueOf((char) 31);
+
   /** The run and the hold of each job. */
   public Mono<Map<UUID, JobAccount>> accounts(Collection<UUID> jobIds) {
     if (jobIds.isEmpty()) {
       return Mono.just(Map.of());
     }
-    return db.sql(
-            "SELECT j.id, COALESCE(r.id, rj.run_id) AS run_id, j.reserved_tokens,"
-                + " j.reserved_cost, j.reserved_on, j.settled FROM job j"
-                // A run is one chain named after the run: its jobs, and every hand-off and
-                // receipt in it, count against the run. (A chain named after its first job, a
-                // run's job, is how runs started before that were counted.)
-                + " LEFT JOIN team_run r ON r.id = j.chain_id"
-                + " LEFT JOIN run_job rj ON rj.job_id = j.chain_id WHERE j.id = ANY(:ids)")
+    return db.sql("SELECT j.id, " + ACCOUNT_COLUMNS + " FROM job j WHERE j.id = ANY(:ids)")
         .bind("ids", jobIds.toArray(UUID[]::new))
-        .map(
-            row ->
-                new JobAccount(
-                    row.get("id", UUID.class),
-                    row.get("run_id", UUID.class),
-                    new Usage(
-                        row.get("reserved_tokens", Long.class),
-                        row.get("reserved_cost", Long.class)),
-                    heldOn(row.get("reserved_on", String[].class)),
-                    Boolean.TRUE.equals(row.get("settled", Boolean.class))))
+        .map(LedgerStore::account)
         .all()
         .collectMap(JobAccount::jobId, Function.identity());
   }
 
   /**
-   * Locks the balances of the scopes for this transaction, creating the rows that do not exist yet.
-   * With {@code skipLocked}, rows another transaction holds are left out rather than waited for (an
-   * admission pass never waits); otherwise the locks are taken in scope order.
+   * Locks the balances of the scopes for this transaction, creating the rows that do not exist yet,
+   * waiting for rows another transaction holds: the locks are taken in scope order. (An admission
+   * pass, which never waits, locks with {@link #lockBudgeted}.)
    *
    * @param defaults the budget that applies where none is set, by kind of scope
    */
   public Mono<Map<Scope, Balance>> lock(
-      Map<Scope, Holder> scopes,
-      Function<Scope.Kind, Budget> defaults,
-      boolean skipLocked,
-      Instant now) {
+      Map<Scope, Holder> scopes, Function<Scope.Kind, Budget> defaults, Instant now) {
     if (scopes.isEmpty()) {
       return Mono.just(Map.of());
     }
@@ -143,13 +209,81 @@ public class LedgerStore {
             .fetch()
             .rowsUpdated();
     return create.then(
-        db.sql(skipLocked ? LOCK + " SKIP LOCKED" : LOCK)
+        db.sql(LOCK)
             .bind("kinds", kinds)
             .bind("ids", ids)
             .map(row -> balance(row, defaults))
             .all()
             .collectMap(Balance::scope, Function.identity()));
   }
+
+  /**
+   * What an admission pass locked: every scope given that has a budget, and the balances of those
+   * it holds now.
+   *
+   * @param budgeted the scopes with a budget set (a tokens, cost or wall-time limit) or a
+   *     deployment default, whether their row was locked or not
+   * @param locked the balances of the budgeted scopes this transaction holds locked; a budgeted
+   *     scope missing here is held by another transaction
+   */
+  public record Budgeted(Set<Scope> budgeted, Map<Scope, Balance> locked) {}
+
+  /**
+   * For an admission pass, in one statement: picks out those of the scopes that have a budget,
+   * locks their balance rows without waiting ({@code SKIP LOCKED}, in scope order) and creates the
+   * rows that do not exist yet (locked by this transaction as it creates them). A row another
+   * transaction holds is left out of {@link Budgeted#locked()}; so is one that another transaction
+   * created after this statement began.
+   *
+   * @param defaults the budget that applies where none is set, by kind of scope
+   */
+  public Mono<Budgeted> lockBudgeted(
+      Map<Scope, Holder> scopes, Function<Scope.Kind, Budget> defaults, Instant now) {
+    if (scopes.isEmpty()) {
+      return Mono.just(new Budgeted(Set.of(), Map.of()));
+    }
+    List<Scope> sorted = scopes.keySet().stream().sorted().toList();
+    String[] defaulted =
+        Arrays.stream(Scope.Kind.values())
+            .filter(kind -> defaults.apply(kind).any())
+            .map(Scope.Kind::wire)
+            .toArray(String[]::new);
+    return db.sql(LOCK_BUDGETED)
+        .bind("kinds", sorted.stream().map(s -> s.kind().wire()).toArray(String[]::new))
+        .bind("ids", sorted.stream().map(Scope::id).toArray(String[]::new))
+        .bind("owners", sorted.stream().map(s -> scopes.get(s).ownerId()).toArray(String[]::new))
+        .bind(
+            "teams",
+            sorted.stream().map(s -> scopes.get(s).teamId().toString()).toArray(String[]::new))
+        .bind("defaulted", defaulted)
+        .bind("now", JobStore.utc(now))
+        .map(
+            row ->
+                new Found(
+                    new Scope(
+                        Scope.Kind.fromWire(row.get("scope", String.class)),
+                        row.get("scope_id", String.class)),
+                    Boolean.TRUE.equals(row.get("got", Boolean.class))
+                        ? balance(row, defaults)
+                        : null))
+        .all()
+        .collectList()
+        .map(
+            found -> {
+              Set<Scope> budgeted = new HashSet<>();
+              Map<Scope, Balance> locked = new HashMap<>();
+              for (Found f : found) {
+                budgeted.add(f.scope());
+                if (f.balance() != null) {
+                  locked.put(f.scope(), f.balance());
+                }
+              }
+              return new Budgeted(budgeted, locked);
+            });
+  }
+
+  /** A budgeted scope, with its balance when this transaction got its row. */
+  private record Found(Scope scope, @Nullable Balance balance) {}
 
   /**
    * Takes the team's outbox ordering lock for this transaction, waiting for it. A job's transition
@@ -218,17 +352,12 @@ public class LedgerStore {
       return Mono.empty();
     }
     List<UUID> ids = List.copyOf(heldOn.keySet());
-    String separator = String.valueOf((char) 31);
     return db.sql(
             "UPDATE job j SET reserved_tokens = :tokens, reserved_cost = :cost,"
                 + " reserved_on = string_to_array(v.scopes, chr(31))"
                 + " FROM unnest(:ids::uuid[], :scopes::text[]) AS v(id, scopes) WHERE j.id = v.id")
         .bind("ids", ids.toArray(UUID[]::new))
-        .bind(
-            "scopes",
-            ids.stream()
-                .map(id -> String.join(separator, heldOn.get(id).stream().map(Scope::key).toList()))
-                .toArray(String[]::new))
+        .bind("scopes", ids.stream().map(id -> heldOnValue(heldOn.get(id))).toArray(String[]::new))
         .bind("tokens", hold.tokens())
         .bind("cost", hold.costUnits())
         .fetch()
