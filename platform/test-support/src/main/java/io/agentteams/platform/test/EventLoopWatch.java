@@ -20,7 +20,9 @@ public final class EventLoopWatch {
   /** How long a thread may stay in one place before it is reported. */
   static final Duration STUCK = Duration.ofSeconds(3);
 
-  private static final Duration SAMPLE = Duration.ofMillis(250);
+  /** Once a second: every look stops the JVM briefly to walk each thread's stack. */
+  private static final Duration SAMPLE = Duration.ofSeconds(1);
+
   private static final int FRAMES = 12;
   private static final int IDLE_DEPTH = FRAMES;
 
