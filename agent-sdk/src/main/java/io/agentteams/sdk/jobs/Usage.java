@@ -26,7 +26,7 @@ public record Usage(
     if (tokens < 0 || costUnits < 0 || inputTokens < 0 || outputTokens < 0) {
       throw new IllegalArgumentException("usage cannot be negative");
     }
-    if (model != null && !printable(model)) {
+    if (model != null && !isModelName(model)) {
       throw new IllegalArgumentException(
           "a model name is 1 to "
               + MAX_MODEL_LENGTH
@@ -61,7 +61,11 @@ public record Usage(
         other.model != null ? other.model : model);
   }
 
-  private static boolean printable(String model) {
+  /**
+   * Whether the scheduler's ledger keeps this as a model's name: 1 to {@value #MAX_MODEL_LENGTH}
+   * characters with no control, format or separator character (it is shown to people).
+   */
+  public static boolean isModelName(String model) {
     if (model.isBlank() || model.codePointCount(0, model.length()) > MAX_MODEL_LENGTH) {
       return false;
     }

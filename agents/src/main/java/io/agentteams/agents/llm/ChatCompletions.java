@@ -1,5 +1,6 @@
 package io.agentteams.agents.llm;
 
+import io.agentteams.sdk.jobs.Usage;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -142,30 +143,9 @@ public final class ChatCompletions {
     }
   }
 
-  /** The longest model name the scheduler's ledger keeps. */
-  static final int MAX_MODEL_LENGTH = 128;
-
   /** The model the server named, if the ledger can keep it; else the one asked for. */
   private @Nullable String modelOf(JsonNode named) {
     String model = named.isString() ? named.asString() : null;
-    return model != null && printable(model) ? model : settings.model();
-  }
-
-  private static boolean printable(String model) {
-    if (model.isBlank() || model.codePointCount(0, model.length()) > MAX_MODEL_LENGTH) {
-      return false;
-    }
-    return model
-        .codePoints()
-        .noneMatch(
-            c -> {
-              int type = Character.getType(c);
-              return Character.isISOControl(c)
-                  || type == Character.FORMAT
-                  || type == Character.LINE_SEPARATOR
-                  || type == Character.PARAGRAPH_SEPARATOR
-                  || type == Character.SURROGATE
-                  || type == Character.UNASSIGNED;
-            });
+    return model != null && Usage.isModelName(model) ? model : settings.model();
   }
 }
