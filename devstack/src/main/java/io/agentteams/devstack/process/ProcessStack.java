@@ -332,15 +332,9 @@ public final class ProcessStack implements AutoCloseable {
     }
     List<String> command = new ArrayList<>();
     command.add(java());
+    command.addAll(serviceJvmOptions());
     command.addAll(
         List.of(
-            "-Xms64m",
-            "-Xmx384m",
-            "-XX:MaxMetaspaceSize=256m",
-            "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1",
-            "-Xss512k",
-            "-XX:+ExitOnOutOfMemoryError",
             HOME_MARKER + settings.home().toAbsolutePath(),
             "-Dfile.encoding=UTF-8",
             "-cp",
@@ -355,6 +349,29 @@ public final class ProcessStack implements AutoCloseable {
         () -> answersOk(readiness),
         settings.restartOnExit());
   }
+
+  /**
+   * The JVM options of every service replica: {@value #SERVICE_JVM_OPTIONS} (space-separated) when
+   * set — the capacity benchmark gives the chart's pod settings — otherwise small heaps and the
+   * first-tier JIT only, which start fastest for a stack someone kills parts of.
+   */
+  static List<String> serviceJvmOptions() {
+    String configured = System.getProperty(SERVICE_JVM_OPTIONS, "").trim();
+    if (!configured.isEmpty()) {
+      return List.of(configured.split("\\s+"));
+    }
+    return List.of(
+        "-Xms64m",
+        "-Xmx384m",
+        "-XX:MaxMetaspaceSize=256m",
+        "-XX:+UseSerialGC",
+        "-XX:TieredStopAtLevel=1",
+        "-Xss512k",
+        "-XX:+ExitOnOutOfMemoryError");
+  }
+
+  /** The system property naming the service replicas' JVM options. */
+  public static final String SERVICE_JVM_OPTIONS = "agentteams.devstack.service-jvm-options";
 
   private static boolean answersOk(String url) {
     try {

@@ -51,11 +51,21 @@ public final class DevStackProcess implements AutoCloseable {
     return settings;
   }
 
-  /** Launches it; {@code name} names its output file. */
+  /**
+   * Launches it with the run command's JVM options ({@code devstack/run-command.jvm}); {@code name}
+   * names its output file.
+   */
   public static DevStackProcess launch(String name, Map<String, String> settings) {
+    return launch(name, settings, List.of());
+  }
+
+  /** Launches it with the run command's JVM options and {@code jvmOptions} after them. */
+  public static DevStackProcess launch(
+      String name, Map<String, String> settings, List<String> jvmOptions) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(List.of("-Xms128m", "-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+    command.add("@" + runCommandJvmOptions());
+    command.addAll(jvmOptions);
     settings.forEach((key, value) -> command.add("-D" + key + "=" + value));
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
@@ -72,6 +82,20 @@ public final class DevStackProcess implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** The file holding the run command's JVM options (an argument file of the java launcher). */
+  public static Path runCommandJvmOptions() {
+    Path file =
+        Path.of(System.getProperty("agentteams.devstack.run-command-jvm", "run-command.jvm"))
+            .toAbsolutePath();
+    if (!Files.isRegularFile(file)) {
+      throw new IllegalStateException(
+          "the run command's JVM options are not at "
+              + file
+              + " (set agentteams.devstack.run-command-jvm)");
+    }
+    return file;
   }
 
   /** Waits for the banner that says the stack is up. */

@@ -12,7 +12,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +40,9 @@ public final class LocalPostgres implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LocalPostgres.class);
   public static final String USER = "postgres";
 
+  /** The prefix of system properties that set further server settings of the embedded Postgres. */
+  public static final String SETTING_PREFIX = "agentteams.embedded.postgres.";
+
   private final EmbeddedPostgres postgres;
   private final FolderLock lock;
   private final Path dataDir;
@@ -62,7 +67,7 @@ public final class LocalPostgres implements AutoCloseable {
       Files.createDirectories(dataDir);
       Files.createDirectories(binariesDir);
       OrphanedPostmaster.resolve(dataDir);
-      EmbeddedPostgres postgres =
+      EmbeddedPostgres.Builder builder =
           EmbeddedPostgres.builder()
               .setDataDirectory(dataDir)
               .setCleanDataDirectory(false)
@@ -83,8 +88,9 @@ public final class LocalPostgres implements AutoCloseable {
               // of a claim benchmark). Unzeroed segments get their blocks as WAL is written; the
               // commits stay durable. Long-running servers mostly recycle segments instead.
               .setServerConfig("wal_init_zero", "off")
-              .setPGStartupWait(Duration.ofSeconds(60))
-              .start();
+              .setPGStartupWait(Duration.ofSeconds(60));
+      extraServerSettings().forEach(builder::setServerConfig);
+      EmbeddedPostgres postgres = builder.start();
       log.info("Postgres listening on 127.0.0.1:{}, data in {}", postgres.getPort(), dataDir);
       return new LocalPostgres(postgres, lock, dataDir);
     } catch (IOException | RuntimeException e) {
@@ -94,6 +100,25 @@ public final class LocalPostgres implements AutoCloseable {
       }
       throw (RuntimeException) e;
     }
+  }
+
+  /**
+   * Server settings given as system properties {@value #SETTING_PREFIX}{@code <name>=<value>},
+   * after (and over) the ones above: e.g. {@code
+   * -Dagentteams.embedded.postgres.shared_preload_libraries=pg_stat_statements} for statement
+   * statistics.
+   */
+  static Map<String, String> extraServerSettings() {
+    Map<String, String> settings = new TreeMap<>();
+    System.getProperties()
+        .forEach(
+            (key, value) -> {
+              String name = key.toString();
+              if (name.startsWith(SETTING_PREFIX) && name.length() > SETTING_PREFIX.length()) {
+                settings.put(name.substring(SETTING_PREFIX.length()), value.toString());
+              }
+            });
+    return settings;
   }
 
   private static Path lockFile(Path dataDir) {

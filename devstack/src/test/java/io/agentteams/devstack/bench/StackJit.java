@@ -1,0 +1,54 @@
+package io.agentteams.devstack.bench;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * How hard the JIT compiler of a stack's JVM worked: its total compilation time, read with {@code
+ * jcmd <pid> PerfCounter.print} ({@code java.ci.totalTime} in ticks of {@code
+ * sun.os.hrt.frequency}). A step measured while the compiler is still busy pays for compiling the
+ * code it runs, so the benchmark warms up until the compiler is quiet and prints its share per
+ * step.
+ */
+final class StackJit {
+
+  private final long pid;
+
+  StackJit(long pid) {
+    this.pid = pid;
+  }
+
+  /** Compilation time so far in milliseconds, or -1 when it cannot be read. */
+  long compileMillis() {
+    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    try {
+      Process process =
+          new ProcessBuilder(List.of(jcmd.toString(), Long.toString(pid), "PerfCounter.print"))
+              .redirectErrorStream(true)
+              .start();
+      String counters = new String(process.getInputStream().readAllBytes());
+      if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+        return -1;
+      }
+      long ticks = counter(counters, "java.ci.totalTime");
+      long frequency = counter(counters, "sun.os.hrt.frequency");
+      return ticks < 0 || frequency <= 0 ? -1 : ticks * 1000 / frequency;
+    } catch (IOException e) {
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
+
+  private static long counter(String counters, String name) {
+    for (String line : counters.split("\n")) {
+      if (line.startsWith(name + "=")) {
+        return Long.parseLong(line.substring(name.length() + 1).trim());
+      }
+    }
+    return -1;
+  }
+}
