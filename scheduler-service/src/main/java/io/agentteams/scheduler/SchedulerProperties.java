@@ -201,7 +201,8 @@ public record SchedulerProperties(
    * @param minLeaseTtl the shortest lease a worker may ask for
    * @param maxLeaseTtl the longest lease a worker may ask for
    * @param memberTokenTtl how long a member token handed out with a job lives
-   * @param pollInterval how often a worker's stream looks for jobs when nothing woke it
+   * @param pollInterval how often a replica looks, for all the worker streams it holds at once, for
+   *     jobs the database's signals did not announce
    * @param offersPerClaim jobs one stream claims at a time
    * @param streamHeartbeat how often an idle stream sends a comment to keep the connection open
    * @param sweepInterval how often expired leases and unknown outcomes are looked for

@@ -8,6 +8,8 @@ import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.outbox.Outbox;
 import io.agentteams.platform.testidentity.TestIdentity;
 import io.agentteams.scheduler.SchedulerServiceTest;
+import io.agentteams.scheduler.dispatch.domain.AgentKey;
+import io.agentteams.scheduler.dispatch.persistence.OfferStore;
 import io.agentteams.scheduler.support.SchedulerIntegrationTest;
 import io.agentteams.scheduler.support.Teams;
 import io.agentteams.scheduler.support.TestWorker;
@@ -29,6 +31,7 @@ class DispatchIntegrationTest extends SchedulerIntegrationTest {
 
   final CallerTokens publicTokens = TestIdentity.jobMemberVerifier();
   @Autowired TransactionalOperator transactions;
+  @Autowired OfferStore offerStore;
 
   @Test
   void anOfferCarriesTheFrozenInputTheContextReferenceAndAMemberTokenForThatJob() {
@@ -70,6 +73,31 @@ class DispatchIntegrationTest extends SchedulerIntegrationTest {
     assertThat(publicTokens.verify((String) started.body().get("member_token")))
         .as("reports hand out a fresh member token while the job runs")
         .isEqualTo(new Caller.Member(ivy, team.id(), "reader", job));
+  }
+
+  @Test
+  void theStreamPollFindsExactlyTheAgentsWithAnOfferableJob() {
+    String lena = unique("lena");
+    String waiting = unique("agent");
+    String idle = unique("agent");
+    Teams.Team team = teams.create(lena, Map.of("reader", waiting, "other", idle));
+    AgentKey waitingAgent = new AgentKey(lena, waiting);
+    AgentKey idleAgent = new AgentKey(lena, idle);
+    AgentKey stranger = new AgentKey(unique("nobody"), waiting);
+    assertThat(
+            offerStore.withWorkForStreams(List.of(waitingAgent, idleAgent)).collectList().block())
+        .isEmpty();
+
+    // No worker holds a stream: the admitted job waits for one to take its offer.
+    UUID job = request(team, List.of("reader"), "Wait for me").get(0);
+    await().atMost(Duration.ofSeconds(30)).until(() -> "admitted".equals(state(team, job)));
+
+    assertThat(
+            offerStore
+                .withWorkForStreams(List.of(waitingAgent, idleAgent, stranger))
+                .collectList()
+                .block())
+        .containsExactly(waitingAgent);
   }
 
   @Test

@@ -19,4 +19,17 @@ public class DispatchLoops {
         .every(properties.dispatch().sweepInterval())
         .running(sweeper::sweep);
   }
+
+  /**
+   * Looks every {@code poll-interval}, for all pull streams this replica holds at once, whether
+   * their agents have work the database's signals did not announce.
+   */
+  @Bean
+  PeriodicLoop pullStreamPollLoop(
+      PeriodicLoops loops, PullStreams streams, SchedulerProperties properties) {
+    return loops
+        .named("pull-stream-poll")
+        .every(properties.dispatch().pollInterval())
+        .running(streams::pollOpenStreams);
+  }
 }

@@ -6,6 +6,7 @@ import io.agentteams.scheduler.dispatch.domain.Offer;
 import io.agentteams.scheduler.dispatch.domain.WorkerReport;
 import io.agentteams.scheduler.job.domain.Job;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.UUID;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -34,6 +35,12 @@ public interface DispatchPort {
    * @return how many queued again
    */
   Mono<Integer> workerHasRoom(AgentKey agent, int room);
+
+  /**
+   * Which of the given agents have jobs a worker's stream would act on: offerable ones, or ones
+   * waiting for a worker. One look for every stream a replica holds, instead of one per stream.
+   */
+  Flux<AgentKey> withWorkForStreams(Collection<AgentKey> agents);
 
   /** Applies a runtime's report to a job of its agent; a stale lease token is refused. */
   Mono<Job> report(Caller.Worker worker, UUID jobId, WorkerReport report);

@@ -18,6 +18,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -152,6 +153,13 @@ public class LeasedDispatch implements DispatchPort {
         .transactional(requeued)
         .timeout(properties.stepTimeout())
         .doOnNext(n -> meters.counter("agentteams.scheduler.offer.requeued").increment(n));
+  }
+
+  @Override
+  public Flux<AgentKey> withWorkForStreams(Collection<AgentKey> agents) {
+    return agents.isEmpty()
+        ? Flux.empty()
+        : offers.withWorkForStreams(agents).timeout(properties.stepTimeout());
   }
 
   @Override

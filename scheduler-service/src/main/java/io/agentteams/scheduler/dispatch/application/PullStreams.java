@@ -8,7 +8,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -16,11 +19,13 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 /**
  * The {@code pull} runtime: an agent worker holds a stream on any replica and receives its agent's
  * admitted jobs as offers. The stream claims offers when the database signals that one of its
- * agent's jobs became offerable (on whichever replica that happened), when it opens, and on a poll.
+ * agent's jobs became offerable (on whichever replica that happened), when it opens, and when the
+ * replica's poll of all its streams ({@link #pollOpenStreams}) finds work for its agent.
  */
 @Service
 public class PullStreams {
@@ -32,6 +37,8 @@ public class PullStreams {
   private final DatabaseSignals signals;
   private final SchedulerProperties.Dispatch properties;
   private final AtomicInteger open = new AtomicInteger();
+  // The streams open on this replica, by agent, each with the trigger the safety-net poll fires.
+  private final Map<AgentKey, Set<Sinks.Many<Boolean>>> local = new ConcurrentHashMap<>();
 
   public PullStreams(
       DispatchPort dispatch,
@@ -68,19 +75,57 @@ public class PullStreams {
   /** Offers for the agent's worker, for as long as it stays subscribed. */
   public Flux<Offer> offers(AgentKey agent, Terms terms) {
     String payload = agent.payload();
-    Flux<Boolean> triggers =
-        Flux.merge(
-                Flux.just(Boolean.TRUE),
-                signals
-                    .on(DatabaseSignals.DISPATCH)
-                    .filter(n -> n.catchUp() || n.payload().equals(payload))
-                    .map(n -> Boolean.TRUE),
-                Flux.interval(properties.pollInterval()).map(tick -> Boolean.TRUE))
-            .onBackpressureLatest();
-    return triggers
-        .concatMap(trigger -> claimAll(agent, terms), 1)
-        .doOnSubscribe(s -> open.incrementAndGet())
-        .doFinally(signal -> open.decrementAndGet());
+    return Flux.defer(
+        () -> {
+          Sinks.Many<Boolean> polled = Sinks.many().multicast().directBestEffort();
+          Flux<Boolean> triggers =
+              Flux.merge(
+                      Flux.just(Boolean.TRUE),
+                      signals
+                          .on(DatabaseSignals.DISPATCH)
+                          .filter(n -> n.catchUp() || n.payload().equals(payload))
+                          .map(n -> Boolean.TRUE),
+                      polled.asFlux())
+                  .onBackpressureLatest();
+          return triggers
+              .concatMap(trigger -> claimAll(agent, terms), 1)
+              .doOnSubscribe(
+                  s -> {
+                    open.incrementAndGet();
+                    local.computeIfAbsent(agent, a -> ConcurrentHashMap.newKeySet()).add(polled);
+                  })
+              .doFinally(
+                  signal -> {
+                    open.decrementAndGet();
+                    local.computeIfPresent(
+                        agent,
+                        (a, streams) -> {
+                          streams.remove(polled);
+                          return streams.isEmpty() ? null : streams;
+                        });
+                  });
+        });
+  }
+
+  /**
+   * The safety net under the database's signals, for every stream this replica holds at once: one
+   * look at which of their agents have work a stream would act on, and a wake-up for those streams
+   * only. A stream of an agent with nothing to do costs nothing between signals, however many
+   * streams are open.
+   */
+  public Mono<Long> pollOpenStreams() {
+    if (local.isEmpty()) {
+      return Mono.just(0L);
+    }
+    return dispatch
+        .withWorkForStreams(List.copyOf(local.keySet()))
+        .doOnNext(
+            agent -> {
+              for (Sinks.Many<Boolean> stream : local.getOrDefault(agent, Set.of())) {
+                stream.tryEmitNext(Boolean.TRUE);
+              }
+            })
+        .count();
   }
 
   /**

@@ -4,6 +4,7 @@ import io.agentteams.scheduler.dispatch.domain.AgentKey;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.persistence.JobStore;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.UUID;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
@@ -50,6 +51,28 @@ public class OfferStore {
         .bind("agent", agent.agentId())
         .bind("max", max)
         .map(JobStore::read)
+        .all();
+  }
+
+  /**
+   * Which of the agents have jobs their workers' streams would act on: offerable (as {@link
+   * #lockOfferable}) or waiting for a worker (as {@link #lockWaitingForWorker}). Locks nothing.
+   */
+  public Flux<AgentKey> withWorkForStreams(Collection<AgentKey> agents) {
+    return db.sql(
+            "SELECT DISTINCT job.owner_id, job.agent_id FROM job"
+                + " JOIN unnest(:owners::text[], :agents::text[]) AS s(owner_id, agent_id)"
+                + " ON job.owner_id = s.owner_id AND job.agent_id = s.agent_id"
+                + " WHERE (job.state = 'admitted' AND job.lease_token IS NULL)"
+                + " OR job.state = 'waiting_worker'"
+                + " OR (job.state = 'unknown' AND job.reoffer_due AND NOT EXISTS ("
+                + DISCONNECTED_TEAM
+                + "))")
+        .bind("owners", agents.stream().map(AgentKey::ownerId).toArray(String[]::new))
+        .bind("agents", agents.stream().map(AgentKey::agentId).toArray(String[]::new))
+        .map(
+            row ->
+                new AgentKey(row.get("owner_id", String.class), row.get("agent_id", String.class)))
         .all();
   }
 
