@@ -13,6 +13,7 @@ import io.agentteams.platform.loop.PeriodicLoops;
 import io.agentteams.platform.notification.NotificationProperties;
 import io.agentteams.platform.notification.PostgresNotifications;
 import io.agentteams.platform.outbox.Outbox;
+import io.agentteams.platform.outbox.OutboxCommits;
 import io.agentteams.platform.outbox.OutboxProperties;
 import io.agentteams.platform.outbox.OutboxRelay;
 import io.agentteams.platform.outbox.PlatformHousekeeping;
@@ -77,10 +78,17 @@ public class MessagingAutoConfiguration {
     return TransactionalOperator.create(transactions);
   }
 
+  /** This process's commits of outbox rows, which wake its relay. */
   @Bean
   @ConditionalOnMissingBean
-  Outbox outbox(DatabaseClient db, EventCodec codec, EventTracing tracing) {
-    return new Outbox(db, codec, tracing);
+  OutboxCommits outboxCommits() {
+    return new OutboxCommits();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  Outbox outbox(DatabaseClient db, EventCodec codec, EventTracing tracing, OutboxCommits commits) {
+    return new Outbox(db, codec, tracing, commits);
   }
 
   @Bean
@@ -202,6 +210,7 @@ public class MessagingAutoConfiguration {
         OutboxProperties properties,
         EventTracing tracing,
         PostgresNotifications notifications,
+        OutboxCommits commits,
         MeterRegistry meters) {
       Map<String, Object> producer = new HashMap<>(kafka.buildProducerProperties());
       producer.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
@@ -223,6 +232,7 @@ public class MessagingAutoConfiguration {
               RelayCheckpoint.NONE,
               tracing,
               notifications,
+              commits,
               meters),
           kafkaProducer,
           producerMetrics);

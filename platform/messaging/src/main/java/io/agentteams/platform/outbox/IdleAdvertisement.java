@@ -3,6 +3,7 @@ package io.agentteams.platform.outbox;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,11 +17,14 @@ import reactor.core.publisher.Mono;
  * while it commits, so writers notify only while a relay waits for them.
  *
  * <p>After each drain: a relay that published rows says it is busy and looks again after {@code
- * busy-poll-interval} by itself; one that found nothing for {@code idle-after} says it is idle and
- * looks once more. Going idle takes the writers' advisory lock exclusively, which waits for every
- * writer that saw "busy" (they hold it shared from reading the flag to their commit), so the look
- * after going idle finds their rows and no write is left for the polling safety net (see migration
- * V3).
+ * busy-poll-interval} by itself, for rows that writers committed meanwhile. One that found nothing
+ * stays busy without polling until {@code idle-after} has passed since it last published — this
+ * process's own commits wake it ({@link OutboxCommits}), so a busy relay costs nothing while
+ * nothing is written — then says it is idle and looks once more. Going idle takes the writers'
+ * advisory lock exclusively, which waits for every writer that saw "busy" (they hold it shared from
+ * reading the flag to their commit), so the look after going idle finds their rows and no write is
+ * left for the polling safety net (see migration V3). A row written meanwhile by a process without
+ * a relay of its own therefore waits at most {@code idle-after}.
  */
 final class IdleAdvertisement {
 
@@ -86,7 +90,11 @@ final class IdleAdvertisement {
     } else if (advertisedIdle.get()) {
       next = Mono.empty();
     } else if (System.nanoTime() - lastPublishedNanos < properties.idleAfter().toNanos()) {
-      next = Mono.fromRunnable(wakeUps::soon);
+      // Looks again only when idle-after is up (or a commit or the poll wakes it first).
+      Duration left =
+          Duration.ofNanos(
+              properties.idleAfter().toNanos() - (System.nanoTime() - lastPublishedNanos));
+      next = Mono.fromRunnable(() -> wakeUps.after(left));
     } else {
       next = advertise(true).then(Mono.fromRunnable(wakeUps::now));
     }

@@ -13,6 +13,7 @@ import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.NoTransactionException;
+import org.springframework.transaction.reactive.TransactionSynchronization;
 import org.springframework.transaction.reactive.TransactionSynchronizationManager;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -92,15 +93,29 @@ public final class Outbox {
   private final DatabaseClient db;
   private final EventCodec codec;
   private final EventTracing tracing;
+  private final OutboxCommits commits;
 
   /**
+   * An outbox whose commits wake no relay of this process: its rows wait for a notification or a
+   * poll.
+   *
    * @param tracing gives each event the trace context of the span current where it is appended (the
    *     request's or the consumer's), which the relay continues
    */
   public Outbox(DatabaseClient db, EventCodec codec, EventTracing tracing) {
+    this(db, codec, tracing, new OutboxCommits());
+  }
+
+  /**
+   * @param tracing gives each event the trace context of the span current where it is appended (the
+   *     request's or the consumer's), which the relay continues
+   * @param commits told when a transaction that appended rows commits, for this process's relay
+   */
+  public Outbox(DatabaseClient db, EventCodec codec, EventTracing tracing, OutboxCommits commits) {
     this.db = db;
     this.codec = codec;
     this.tracing = tracing;
+    this.commits = commits;
   }
 
   /**
@@ -146,7 +161,10 @@ public final class Outbox {
         envelope.trace() == null
             ? insert.bindNull("traceparent", String.class)
             : insert.bind("traceparent", envelope.trace().traceparent());
-    return requireTransaction().then(insert.fetch().rowsUpdated()).thenReturn(envelope);
+    return requireTransaction()
+        .then(insert.fetch().rowsUpdated())
+        .then(wakeRelayOnCommit())
+        .thenReturn(envelope);
   }
 
   /**
@@ -195,7 +213,7 @@ public final class Outbox {
               .flatMap(
                   inserted ->
                       inserted == envelopes.size()
-                          ? Mono.just(envelopes)
+                          ? wakeRelayOnCommit().thenReturn(envelopes)
                           : Mono.error(
                               new IllegalStateException(
                                   "outbox took " + inserted + " of " + envelopes.size())));
@@ -303,8 +321,39 @@ public final class Outbox {
                       envelopes.stream()
                           .map(e -> e.trace() == null ? null : e.trace().traceparent())
                           .toArray(String[]::new));
-          return spec.map(read::apply).all();
+          // In the caller's transaction the relay is woken when it commits; a statement of its
+          // own has committed when it completes.
+          return inTransaction()
+              .flatMapMany(
+                  inTransaction ->
+                      inTransaction
+                          ? wakeRelayOnCommit().thenMany(spec.map(read::apply).all())
+                          : spec.map(read::apply).all().doOnComplete(commits::committed));
         });
+  }
+
+  /** Whether the caller runs in a transaction whose commit can be waited for. */
+  private static Mono<Boolean> inTransaction() {
+    return TransactionSynchronizationManager.forCurrentTransaction()
+        .map(TransactionSynchronizationManager::isSynchronizationActive)
+        .onErrorResume(NoTransactionException.class, none -> Mono.just(false))
+        .defaultIfEmpty(false);
+  }
+
+  /** Asks this process's relay to look once the caller's transaction has committed. */
+  private Mono<Void> wakeRelayOnCommit() {
+    return TransactionSynchronizationManager.forCurrentTransaction()
+        .filter(TransactionSynchronizationManager::isSynchronizationActive)
+        .doOnNext(
+            synchronization ->
+                synchronization.registerSynchronization(
+                    new TransactionSynchronization() {
+                      @Override
+                      public Mono<Void> afterCommit() {
+                        return Mono.fromRunnable(commits::committed);
+                      }
+                    }))
+        .then();
   }
 
   private static Mono<Void> requireTransaction() {

@@ -2,6 +2,7 @@ package io.agentteams.platform.outbox;
 
 import io.agentteams.platform.notification.PostgresNotifications;
 import io.agentteams.platform.tracing.EventTracing;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.r2dbc.spi.ConnectionFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,8 +24,8 @@ import reactor.core.publisher.Mono;
  *   <li>{@link RelayStep}: claim lanes with {@code FOR UPDATE SKIP LOCKED}, publish each lane's
  *       rows in order (each send a span continuing the row's trace), wait for the acknowledgements,
  *       mark them published, back off a failed lane;
- *   <li>{@link RelayWakeUps}: when to look (asked, notified on commit, soon again while busy,
- *       polled);
+ *   <li>{@link RelayWakeUps}: when to look (asked, this process committed rows, notified on
+ *       another's commit, soon again after publishing, polled);
  *   <li>{@link IdleAdvertisement}: telling writers whether to notify (only while the relays idle,
  *       with the advisory-lock handshake that strands no write).
  * </ul>
@@ -50,11 +51,13 @@ public final class OutboxRelay implements AutoCloseable {
   private final RelayWakeUps wakeUps;
   private final IdleAdvertisement advertisement;
   private final AtomicBoolean running = new AtomicBoolean();
+  private final Counter looks;
   private final Disposable.Swap draining = Disposables.swap();
 
   /**
    * @param tracing publishes each row in a span that continues the trace stored with it
    * @param notifications the process's notification listener, which wakes an idle relay
+   * @param commits this process's commits of outbox rows, which wake the relay at once
    */
   public OutboxRelay(
       ConnectionFactory connectionFactory,
@@ -64,12 +67,19 @@ public final class OutboxRelay implements AutoCloseable {
       RelayCheckpoint checkpoint,
       EventTracing tracing,
       PostgresNotifications notifications,
+      OutboxCommits commits,
       MeterRegistry meters) {
     this.db = DatabaseClient.create(connectionFactory);
     this.properties = properties;
     this.step = new RelayStep(db, transactions, producer, properties, checkpoint, tracing, meters);
-    this.wakeUps = new RelayWakeUps(notifications, properties);
+    this.wakeUps = new RelayWakeUps(notifications, commits, properties);
     this.advertisement = new IdleAdvertisement(db, transactions, properties, wakeUps, meters);
+    this.looks =
+        Counter.builder("agentteams.outbox.relay.looks")
+            .description(
+                "Times this relay looked for pending rows (woken by a commit, a notification, its"
+                    + " own schedule or the poll)")
+            .register(meters);
   }
 
   /** Starts listening for commits and draining; idempotent. */
@@ -117,6 +127,7 @@ public final class OutboxRelay implements AutoCloseable {
   }
 
   private Mono<Boolean> anyPending() {
+    looks.increment();
     return db.sql(ANY_PENDING).map(row -> Boolean.TRUE.equals(row.get(0, Boolean.class))).one();
   }
 

@@ -257,6 +257,80 @@ class OutboxIntegrationTest {
   }
 
   @Test
+  void aBusyRelayIsWokenByThisProcesssCommitAndLooksNoMoreWhileNothingIsWritten() {
+    String topic = PlatformFixture.topic("local-commit");
+    fixture.infrastructure.createTopics(1, List.of(topic));
+    // Writers see "busy", so they do not notify; the poll, the look after publishing and going
+    // idle are all an hour away.
+    setRelaysIdle(false);
+    OutboxProperties d = OutboxProperties.defaults();
+    OutboxRelay relay =
+        fixture.relay(
+            d.toBuilder()
+                .polling(Duration.ofHours(1), Duration.ofHours(1), Duration.ofHours(1))
+                .steps(d.batchSize(), 1, d.lanesPerStep())
+                .build(),
+            RelayCheckpoint.NONE);
+    relay.start();
+    // Its first look, and listening (whose start asks for a catch-up look) before the write.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                looks() >= 1
+                    && fixture.meters.get("agentteams.notifications.connected").gauge().value()
+                        == 1.0);
+
+    writers.write(topic, "team-l", "local").block();
+
+    // Only the commit's signal can have woken it.
+    await().atMost(Duration.ofSeconds(30)).until(() -> pendingRows() == 0);
+    assertThat(relay.publishedCount()).isEqualTo(1);
+    assertThat(looks())
+        .as("the first look, the catch-up after listening began, the commit's: no polling")
+        .isLessThanOrEqualTo(3);
+    assertThat(relaysIdle()).isFalse();
+  }
+
+  @Test
+  void aRowOfAWriterWithoutARelayIsPublishedWhileTheRelayLingersBusyWithoutThePoll() {
+    String topic = PlatformFixture.topic("lingering");
+    fixture.infrastructure.createTopics(1, List.of(topic));
+    setRelaysIdle(false);
+    OutboxProperties d = OutboxProperties.defaults();
+    OutboxRelay relay =
+        fixture.relay(
+            d.toBuilder()
+                .polling(Duration.ofHours(1), d.busyPollInterval(), Duration.ofMillis(300))
+                .steps(d.batchSize(), 1, d.lanesPerStep())
+                .build(),
+            RelayCheckpoint.NONE);
+    relay.start();
+    writers.write(topic, "team-m", "local").block();
+    await().atMost(Duration.ofSeconds(30)).until(() -> relay.publishedCount() == 1);
+
+    // Another process's writer, with no relay to wake, sees "busy" and does not notify.
+    PostgresqlConnection foreign = fixture.directConnection();
+    Flux.from(
+            foreign
+                .createStatement(
+                    "INSERT INTO platform.outbox (event_id, topic, message_key, lane, event_type,"
+                        + " payload) VALUES (gen_random_uuid(), $1, 'team-m', 0, 'Test', '{}')")
+                .bind("$1", topic)
+                .execute())
+        .flatMap(result -> result.getRowsUpdated())
+        .blockLast();
+
+    // The relay's look when idle-after is up finds it; the poll is an hour away.
+    await().atMost(Duration.ofSeconds(30)).until(() -> pendingRows() == 0);
+    assertThat(relay.publishedCount()).isEqualTo(2);
+  }
+
+  private double looks() {
+    return fixture.meters.counter("agentteams.outbox.relay.looks").count();
+  }
+
+  @Test
   void anIdleRelayWhoseNotificationSessionIsKilledPublishesWhatWasWrittenMeanwhileWithoutThePoll() {
     String topic = PlatformFixture.topic("listener-lost");
     fixture.infrastructure.createTopics(1, List.of(topic));

@@ -8,6 +8,7 @@ import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.notification.NotificationProperties;
 import io.agentteams.platform.notification.PostgresNotifications;
 import io.agentteams.platform.outbox.Outbox;
+import io.agentteams.platform.outbox.OutboxCommits;
 import io.agentteams.platform.outbox.OutboxProperties;
 import io.agentteams.platform.outbox.OutboxRelay;
 import io.agentteams.platform.outbox.RelayCheckpoint;
@@ -62,6 +63,9 @@ public final class PlatformFixture implements AutoCloseable {
   public final Outbox outbox;
   public final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
+  /** The commits of {@link #outbox}, which wake the fixture's relays as a process's relay. */
+  public final OutboxCommits commits = new OutboxCommits();
+
   /** Records every span the relay, the outbox and the consumers start, in memory, if traced. */
   public final TestTracing traces = new TestTracing("fixture");
 
@@ -104,7 +108,7 @@ public final class PlatformFixture implements AutoCloseable {
     this.db = DatabaseClient.create(connections);
     this.transactions = TransactionalOperator.create(new R2dbcTransactionManager(connections));
     this.codec = new EventCodec("fixture", Clock.systemUTC());
-    this.outbox = new Outbox(db, codec, tracing);
+    this.outbox = new Outbox(db, codec, tracing, commits);
   }
 
   /** A connection of its own, outside the pool (e.g. to LISTEN); closed with the fixture. */
@@ -162,6 +166,7 @@ public final class PlatformFixture implements AutoCloseable {
             checkpoint,
             tracing,
             notifications(),
+            commits,
             meters);
     closeables.add(producer);
     closeables.add(0, relay);
