@@ -1,6 +1,8 @@
 package io.agentteams.platform.web;
 
 import io.agentteams.platform.problem.ProblemException;
+import io.micrometer.context.ContextSnapshot;
+import io.micrometer.context.ContextSnapshotFactory;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -17,6 +19,7 @@ import org.springframework.web.server.ServerErrorException;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebExceptionHandler;
 import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
 
 /**
  * The last word on any error no controller advice answered: unknown paths (404), wrong methods
@@ -28,6 +31,7 @@ import reactor.core.publisher.Mono;
 public final class ProblemExceptionHandler implements WebExceptionHandler, Ordered {
 
   private static final Logger log = LoggerFactory.getLogger(ProblemExceptionHandler.class);
+  private static final ContextSnapshotFactory SNAPSHOTS = ContextSnapshotFactory.builder().build();
 
   /**
    * Failures that mean a dependency is down or the connection to it broke, named rather than
@@ -62,7 +66,15 @@ public final class ProblemExceptionHandler implements WebExceptionHandler, Order
       // A stream already under way: nothing can be said any more but closing it.
       return Mono.error(error);
     }
-    ProblemException problem = problemOf(exchange, error);
+    return Mono.deferContextual(context -> answer(exchange, error, context));
+  }
+
+  private Mono<Void> answer(ServerWebExchange exchange, Throwable error, ContextView context) {
+    ProblemException problem;
+    // The lines this logs carry the request's trace and span ids.
+    try (ContextSnapshot.Scope trace = SNAPSHOTS.setThreadLocalsFrom(context)) {
+      problem = problemOf(exchange, error);
+    }
     if (error instanceof ErrorResponse response) {
       HttpHeaders headers = response.getHeaders();
       headers.forEach((name, values) -> exchange.getResponse().getHeaders().put(name, values));

@@ -28,13 +28,15 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * With the format containers and the chart set ({@code logging.structured.format.console=ecs}),
  * every line is one JSON object; a line logged while handling a request carries the request's trace
- * and span ids, also after the work moved to another thread.
+ * and span ids, also after the work moved to another thread, where it is logged from Reactor's
+ * {@code handle} (or {@code tap}), and so does the line of an unexpected failure.
  */
 @RealInfrastructure
 @ExtendWith(OutputCaptureExtension.class)
 class StructuredLogsIntegrationTest {
 
   private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+  private static final String FAILING_TRACE_ID = "5cf92f3577b34da6a3ce929d0e0e4737";
 
   @SpringBootApplication
   static class LoggingService {}
@@ -46,10 +48,20 @@ class StructuredLogsIntegrationTest {
 
     @GetMapping("/probe")
     Mono<String> probe() {
-      // A hop to another thread, as reactive work does all the time.
+      // A hop to another thread, as reactive work does all the time; handle restores the trace.
       return Mono.delay(Duration.ofMillis(5))
-          .doOnNext(tick -> log.info("probe handled"))
+          .<Long>handle(
+              (tick, sink) -> {
+                log.info("probe handled");
+                sink.next(tick);
+              })
           .thenReturn("ok");
+    }
+
+    @GetMapping("/failing-probe")
+    Mono<String> failingProbe() {
+      return Mono.delay(Duration.ofMillis(5))
+          .flatMap(tick -> Mono.error(new IllegalStateException("the probe broke")));
     }
   }
 
@@ -79,6 +91,12 @@ class StructuredLogsIntegrationTest {
           .retrieve()
           .bodyToMono(String.class)
           .block(Duration.ofSeconds(30));
+      WebClient.create("http://127.0.0.1:" + port)
+          .get()
+          .uri("/failing-probe")
+          .header("traceparent", "00-" + FAILING_TRACE_ID + "-00f067aa0ba902b7-01")
+          .exchangeToMono(response -> response.releaseBody())
+          .block(Duration.ofSeconds(30));
     }
 
     JsonMapper json = JsonMapper.builder().build();
@@ -96,5 +114,14 @@ class StructuredLogsIntegrationTest {
         .matches("[0-9a-f]{16}")
         .isNotEqualTo("00f067aa0ba902b7");
     assertThat(probe.path("service").path("name").asString()).isEqualTo("logging-service");
+    JsonNode failure =
+        lines.stream()
+            .map(json::readTree)
+            .filter(line -> line.path("message").asString().contains("failed unexpectedly"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no failure line in " + lines));
+    assertThat(failure.path("traceId").asString())
+        .as("the unexpected failure's line names the request's trace")
+        .isEqualTo(FAILING_TRACE_ID);
   }
 }
