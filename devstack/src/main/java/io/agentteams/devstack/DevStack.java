@@ -53,10 +53,6 @@ public final class DevStack {
           // DEVELOPMENT ONLY: tokens for anyone who asks, from POST /dev/tokens.
           "agentteams.gateway.identity.dev-identity-enabled",
           true,
-          // Every request traced; logs are text with trace and span ids. Spans leave the process
-          // only where MANAGEMENT_OPENTELEMETRY_TRACING_EXPORT_OTLP_ENDPOINT is set.
-          "management.tracing.sampling.probability",
-          1.0,
           // DEVELOPMENT ONLY: everyone signed in to the console may see the operator page.
           "agentteams.gateway.console.operators",
           "*",
