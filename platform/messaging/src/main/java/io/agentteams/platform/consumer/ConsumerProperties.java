@@ -29,6 +29,11 @@ import org.springframework.validation.annotation.Validated;
  *     and still takes its partitions back under its name without a rebalance. Turn it off only
  *     where every replica comes back under its own name soon after a clean stop (a StatefulSet's
  *     rolling restart) and a rebalance costs more than that wait. Dynamic members always leave.
+ * @param commitInterval how often a subscription's consumer commits the offsets it has applied (and
+ *     on a rebalance and a clean stop). Events applied since the last commit are delivered again
+ *     after a crash and skipped as duplicates by their processed marks, so this bounds only that
+ *     replay; committing after every poll instead cost the broker's group coordinator one request
+ *     per poll of every subscription.
  */
 @Validated
 @ConfigurationProperties("agentteams.consumer")
@@ -40,7 +45,8 @@ public record ConsumerProperties(
     @DefaultValue("14d") Duration dedupeRetention,
     @DefaultValue("200") int maxBatch,
     @Nullable String instanceId,
-    @DefaultValue("true") boolean leaveGroupOnClose) {
+    @DefaultValue("true") boolean leaveGroupOnClose,
+    @DefaultValue("1s") Duration commitInterval) {
 
   /** Settings with dynamic group membership. */
   public ConsumerProperties(
@@ -51,7 +57,15 @@ public record ConsumerProperties(
       Duration dedupeRetention,
       int maxBatch) {
     this(
-        retries, initialBackoff, maxBackoff, handlerTimeout, dedupeRetention, maxBatch, null, true);
+        retries,
+        initialBackoff,
+        maxBackoff,
+        handlerTimeout,
+        dedupeRetention,
+        maxBatch,
+        null,
+        true,
+        Duration.ofSeconds(1));
   }
 
   @ConstructorBinding
@@ -61,6 +75,9 @@ public record ConsumerProperties(
     }
     if (maxBatch < 1 || maxBatch > 5000) {
       throw new IllegalArgumentException("agentteams.consumer.max-batch must be 1..5000");
+    }
+    if (commitInterval.isNegative() || commitInterval.isZero()) {
+      throw new IllegalArgumentException("agentteams.consumer.commit-interval must be positive");
     }
     if (instanceId != null && !instanceId.matches("[A-Za-z0-9._-]{1,200}")) {
       throw new IllegalArgumentException(

@@ -87,7 +87,8 @@ public final class EventListeners implements SmartLifecycle {
           new ContainerProperties(subscription.topics().toArray(String[]::new));
       container.setGroupId(group);
       container.setClientId(group);
-      container.setAckMode(ContainerProperties.AckMode.BATCH);
+      container.setAckMode(ContainerProperties.AckMode.TIME);
+      container.setAckTime(properties.commitInterval().toMillis());
       if (properties.instanceId() != null) {
         // spring-kafka appends "-<n>" per consumer thread when there are several.
         container

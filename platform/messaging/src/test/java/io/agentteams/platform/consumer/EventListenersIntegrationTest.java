@@ -119,6 +119,61 @@ class EventListenersIntegrationTest {
   }
 
   @Test
+  void offsetsAreCommittedOnTheIntervalAndAtACleanStopSoARestartRepeatsNothing() throws Exception {
+    String topic = PlatformFixture.topic("commits");
+    fixture.infrastructure.createTopics(2, List.of(topic, Topics.deadLetter(topic)));
+    String application = "commits-" + java.util.UUID.randomUUID();
+    // An interval no step of this test waits for: only the stop can commit what was applied.
+    ConsumerProperties rarely =
+        new ConsumerProperties(
+            2,
+            Duration.ofMillis(50),
+            Duration.ofMillis(200),
+            Duration.ofSeconds(30),
+            Duration.ofDays(14),
+            200,
+            null,
+            true,
+            Duration.ofHours(1));
+    List<EventSubscription> logging =
+        List.of(new EventSubscription("commits", List.of(topic), 1, effects.logAs("commits")));
+    EventListeners first = fixture.listeners(application, Map.of(), rarely, logging);
+    first.start();
+    for (int i = 0; i < 5; i++) {
+      writers.write(topic, "team-c" + i, "event " + i).block();
+    }
+    fixture.relay(OutboxProperties.defaults(), RelayCheckpoint.NONE).drain().block();
+    await().atMost(PATIENCE).until(() -> effects.count("commits") == 5);
+
+    first.stop();
+
+    try (Admin admin =
+        Admin.create(
+            Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                fixture.infrastructure.kafkaBootstrapServers()))) {
+      long committed =
+          admin
+              .listConsumerGroupOffsets(application + ".commits")
+              .partitionsToOffsetAndMetadata()
+              .get()
+              .values()
+              .stream()
+              .mapToLong(offset -> offset.offset())
+              .sum();
+      assertThat(committed).as("every applied event's offset, committed at the stop").isEqualTo(5);
+    }
+    // A new consumer of the group starts after them: nothing is delivered again.
+    EventListeners second = fixture.listeners(application, Map.of(), rarely, logging);
+    second.start();
+    writers.write(topic, "team-c0", "after the restart").block();
+    fixture.relay(OutboxProperties.defaults(), RelayCheckpoint.NONE).drain().block();
+    await().atMost(PATIENCE).until(() -> effects.count("commits") == 6);
+    assertThat(outcome("commits", "duplicate")).isZero();
+    second.stop();
+  }
+
+  @Test
   void aReplicaRestartedAfterACrashTakesItsPartitionsBackBeforeTheDeadMembersSessionEnds() {
     String topic = PlatformFixture.topic("rejoin");
     fixture.infrastructure.createTopics(2, List.of(topic, Topics.deadLetter(topic)));
@@ -134,7 +189,8 @@ class EventListenersIntegrationTest {
             Duration.ofDays(14),
             200,
             "replica-1",
-            true);
+            true,
+            Duration.ofSeconds(1));
     // The replica's previous life: it joined as the same static member (its one consumer thread is
     // number 0), then died without leaving the group.
     crashedMember(application + ".rejoin", "replica-1.rejoin-0", topic, slowSessions);
@@ -219,7 +275,8 @@ class EventListenersIntegrationTest {
             Duration.ofDays(14),
             200,
             instance,
-            true),
+            true,
+            Duration.ofSeconds(1)),
         List.of(new EventSubscription("handover", List.of(topic), 1, event -> Mono.empty())));
   }
 
