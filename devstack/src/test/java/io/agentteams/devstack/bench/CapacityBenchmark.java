@@ -72,11 +72,11 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Per step it prints, per operation, the offered and completed rates, p50/p99/p99.9 and errors
  * by kind; the processor time per completed operation (the stack's processes and Postgres's, from
- * {@code /proc}); the stack's heap after collection and its pause p99 (from its GC log); Postgres
- * commits per second; two floors measured in the same step (the gateway's HTTP round trip for a
- * call refused at once, and a durable one-row commit); and the generator's own processor use.
- * Before the step at {@code bench.idle-teams} (50) teams, the stack's idle cost with those teams'
- * streams open.
+ * {@code /proc}); their memory (proportional set sizes); the stack's heap after collection and its
+ * pause p99 (from its GC log); Postgres commits per second; two floors measured in the same step
+ * (the gateway's HTTP round trip for a call refused at once, and a durable one-row commit); and the
+ * generator's own processor use. Before the step at {@code bench.idle-teams} (50) teams, the
+ * stack's idle cost with those teams' streams open.
  *
  * <p>Settings: {@code bench.steps} (team counts, comma-separated), {@code bench.step-seconds} (30),
  * {@code bench.warmup-seconds} (10), {@code bench.mode} ({@code embedded} or {@code processes}),
@@ -416,8 +416,8 @@ public final class CapacityBenchmark {
     step.noteShown = noteShown.getIntervalHistogram();
     step.httpFloor = httpFloor.getIntervalHistogram();
     step.commitFloor = commitFloor.getIntervalHistogram();
-    step.stackRss = processes.stackRss();
-    step.postgresRss = processes.postgresRss();
+    step.stackMemory = processes.stackMemory();
+    step.postgresMemory = processes.postgresMemory();
     load.forEach(future -> future.cancel(false));
     if (profiled) {
       out.printf("%nWhere the stack's processor time went at %d teams%n", target);
@@ -450,8 +450,8 @@ public final class CapacityBenchmark {
     long ownMillis;
     long commits;
     long events;
-    long stackRss;
-    long postgresRss;
+    long stackMemory;
+    long postgresMemory;
     GcLogs.Since gc = new GcLogs.Since(new Histogram(3), 0, 0);
     Histogram requestDone = new Histogram(3);
     Histogram noteShown = new Histogram(3);
@@ -562,14 +562,14 @@ public final class CapacityBenchmark {
           100 * jitShare);
       out.printf(
           Locale.ROOT,
-          "Memory: heap after GC %s (%d collections, pause p99 %.1f ms); RSS stack %s, Postgres"
-              + " %s; Postgres %.0f commits/s; floors: HTTP p99 %.1f ms, durable commit p99 %.1f"
+          "Memory: heap after GC %s (%d collections, pause p99 %.1f ms); proportional set size"
+              + " stack %s, Postgres %s; Postgres %.0f commits/s; floors: HTTP p99 %.1f ms, durable commit p99 %.1f"
               + " ms%n",
           megabytes(gc.heapAfterBytes()),
           gc.collections(),
           gc.pauseP99Millis(),
-          megabytes(stackRss),
-          megabytes(postgresRss),
+          megabytes(stackMemory),
+          megabytes(postgresMemory),
           commits / seconds,
           httpFloor.getValueAtPercentile(99) / 1e6,
           commitFloor.getValueAtPercentile(99) / 1e6);

@@ -51,16 +51,22 @@ final class StackProcesses {
     return millis(Set.of(ProcessHandle.current().pid()));
   }
 
-  /** Resident memory of the stack's processes (without Postgres), in bytes. */
-  long stackRss() {
+  /**
+   * Memory of the stack's processes (without Postgres), in bytes: their proportional set size, so
+   * that pages several processes share count once in all.
+   */
+  long stackMemory() {
     Set<Long> stack = tree(root);
     stack.removeAll(tree(postmaster()));
-    return stack.stream().mapToLong(StackProcesses::rss).sum();
+    return stack.stream().mapToLong(StackProcesses::pss).sum();
   }
 
-  /** Resident memory of the Postgres processes, in bytes. */
-  long postgresRss() {
-    return tree(postmaster()).stream().mapToLong(StackProcesses::rss).sum();
+  /**
+   * Memory of the Postgres processes, in bytes: proportional set sizes, so that the shared buffers
+   * every backend maps count once, not once per backend as resident sizes would.
+   */
+  long postgresMemory() {
+    return tree(postmaster()).stream().mapToLong(StackProcesses::pss).sum();
   }
 
   private long postmaster() {
@@ -109,10 +115,10 @@ final class StackProcesses {
     }
   }
 
-  private static long rss(long pid) {
+  private static long pss(long pid) {
     try {
-      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-        if (line.startsWith("VmRSS:")) {
+      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "smaps_rollup"))) {
+        if (line.startsWith("Pss:")) {
           return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
         }
       }
