@@ -18,6 +18,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.server.ServerErrorException;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebExceptionHandler;
+import org.springframework.web.util.DisconnectedClientHelper;
 import reactor.core.publisher.Mono;
 import reactor.util.context.ContextView;
 
@@ -65,6 +66,16 @@ public final class ProblemExceptionHandler implements WebExceptionHandler, Order
     if (exchange.getResponse().isCommitted()) {
       // A stream already under way: nothing can be said any more but closing it.
       return Mono.error(error);
+    }
+    if (DisconnectedClientHelper.isClientDisconnectedException(error)) {
+      // The caller hung up (gave up waiting, or the gateway's call was cancelled with its
+      // client's): nobody is left to answer, and nothing here failed.
+      log.debug(
+          "{} {}: the client went away ({})",
+          exchange.getRequest().getMethod(),
+          exchange.getRequest().getPath(),
+          error.toString());
+      return Mono.empty();
     }
     return Mono.deferContextual(context -> answer(exchange, error, context));
   }
