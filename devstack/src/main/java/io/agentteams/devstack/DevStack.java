@@ -56,6 +56,11 @@ public final class DevStack {
           // DEVELOPMENT ONLY: everyone signed in to the console may see the operator page.
           "agentteams.gateway.console.operators",
           "*",
+          // Five services and the broker share one heap here: the gateway keeps a quarter of the
+          // production default of recent events for reconnecting streams (older ones are read
+          // back from Kafka), which keeps long-lived objects, and the collector's work, down.
+          "agentteams.gateway.stream.window-bytes-total",
+          "32MB",
           // A replica killed and not started again hands its partitions over after this.
           "spring.kafka.consumer.properties.session.timeout.ms",
           10_000,

@@ -26,6 +26,9 @@ final class StackProfile {
 
   private static final int SHOWN = 20;
 
+  /** What to sample: {@code cpu} (the default) or, to see who allocates, {@code alloc}. */
+  private static final String EVENT = System.getProperty("bench.async-profiler-event", "cpu");
+
   private final Path profiler;
   private final long pid;
   private final Path dir;
@@ -37,7 +40,11 @@ final class StackProfile {
   }
 
   void start() {
-    run("start", "-e", "cpu", "-i", "1ms", "-t", Long.toString(pid));
+    if (EVENT.equals("cpu")) {
+      run("start", "-e", "cpu", "-i", "1ms", "-t", Long.toString(pid));
+    } else {
+      run("start", "-e", EVENT, "-t", Long.toString(pid));
+    }
   }
 
   /** Stops profiling and prints the summary; returns the collapsed stacks' file. */
@@ -99,7 +106,10 @@ final class StackProfile {
       }
     }
     long total = stacks.stream().mapToLong(Stack::samples).sum();
-    out.printf(Locale.ROOT, "  %d CPU samples (1 ms each)%n", total);
+    out.printf(
+        Locale.ROOT,
+        EVENT.equals("cpu") ? "  %d CPU samples (1 ms each)%n" : "  %d " + EVENT + " samples%n",
+        total);
     if (total == 0) {
       return;
     }

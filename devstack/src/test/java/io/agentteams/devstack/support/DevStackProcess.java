@@ -123,6 +123,11 @@ public final class DevStackProcess implements AutoCloseable {
     return Integer.parseInt(settings.get("agentteams.devstack.postgres-port"));
   }
 
+  /** The port of the stack's Kafka broker. */
+  public int kafkaPort() {
+    return Integer.parseInt(settings.get("agentteams.devstack.kafka-port"));
+  }
+
   /** The stack's Postgres data folder. */
   public Path postgresData() {
     return Path.of(settings.get("agentteams.devstack.dir")).resolve("postgres");
