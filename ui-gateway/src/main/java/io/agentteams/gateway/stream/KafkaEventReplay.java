@@ -55,6 +55,8 @@ public class KafkaEventReplay implements EventReplay {
     config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
     config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
     config.put(ConsumerConfig.CLIENT_ID_CONFIG, "ui-gateway-replay");
+    // It reads a known range to its end: a fetch past the records of a partition must not wait.
+    config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
     this.config = Map.copyOf(config);
     this.properties = properties;
     this.turns = new Semaphore(properties.replayConcurrency(), true);
