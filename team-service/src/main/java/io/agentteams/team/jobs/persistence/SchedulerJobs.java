@@ -13,12 +13,14 @@ import reactor.core.publisher.Mono;
 @Repository
 public class SchedulerJobs {
 
-  // The team row is share-locked so an event and a delete of the team are applied one after the
-  // other; events for teams this service does not hold (or deleted ones) change nothing.
+  // The team row is key-share-locked so an event and a delete of the team (which locks the row for
+  // update) are applied one after the other, while the team's public-state writes (which lock it
+  // for no-key update) go on beside it; events for teams this service does not hold (or deleted
+  // ones) change nothing.
   private static final String APPLY =
       """
       WITH live AS (
-          SELECT id FROM team WHERE id = :team AND status <> 'deleted' FOR SHARE)
+          SELECT id FROM team WHERE id = :team AND status <> 'deleted' FOR KEY SHARE)
       INSERT INTO scheduler_job (job_id, team_id, member, state, unfinished, job_revision)
       SELECT :job, live.id, :member, :state, :unfinished, :revision FROM live
       ON CONFLICT (job_id) DO UPDATE

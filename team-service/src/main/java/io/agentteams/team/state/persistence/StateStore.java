@@ -64,9 +64,14 @@ public class StateStore {
     }
   }
 
-  /** The team, locked for update until the transaction ends: state writes of a team queue here. */
+  /**
+   * The team, locked until the transaction ends: state writes of a team queue here, and so does its
+   * deletion (which locks the row for update). A no-key update lock, so that what only needs the
+   * team to go on existing (the scheduler's job events, key-share-locking it) does not wait behind
+   * a state write.
+   */
   public Mono<TeamHeader> lockTeam(UUID teamId) {
-    return header(TEAM + " FOR UPDATE", teamId);
+    return header(TEAM + " FOR NO KEY UPDATE", teamId);
   }
 
   /** The team as it is now. */

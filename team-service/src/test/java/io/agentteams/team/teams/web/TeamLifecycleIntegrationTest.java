@@ -10,24 +10,29 @@ import io.agentteams.platform.event.EventEnvelope;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.team.TeamServiceTest;
 import io.agentteams.team.jobs.messaging.SchedulerJobSubscription;
+import io.agentteams.team.state.persistence.StateStore;
 import io.agentteams.team.support.EventTape;
 import io.agentteams.team.support.SchedulerEvents;
 import io.agentteams.team.support.ScriptedRuntime;
 import io.agentteams.team.support.TeamApi;
 import io.agentteams.team.teams.TeamProperties;
 import io.agentteams.team.teams.application.TeamTombstones;
+import io.agentteams.team.teams.persistence.TeamStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import reactor.core.publisher.Sinks;
 
 @TeamServiceTest
 class TeamLifecycleIntegrationTest {
@@ -39,6 +44,9 @@ class TeamLifecycleIntegrationTest {
   @Autowired TeamTombstones tombstones;
   @Autowired TeamProperties properties;
   @Autowired MeterRegistry meters;
+  @Autowired TransactionalOperator transactions;
+  @Autowired StateStore stateStore;
+  @Autowired TeamStore teamStore;
 
   TeamApi api;
   EventTape tape;
@@ -95,6 +103,60 @@ class TeamLifecycleIntegrationTest {
     assertThat(types(events)).endsWith("TeamReady", "TeamDeleted");
     // The other team's running job still blocks the other team.
     refusedWithUnfinishedJobs(other, 1);
+  }
+
+  @Test
+  void aJobEventDoesNotWaitBehindAStateWriteButDoesBehindTheTeamsDeletion() {
+    UUID team = api.createTeamWithPullAgents(owner, "lead", "writer");
+    api.awaitStatus(owner, team, "ready");
+
+    // A state write holds the team row until its transaction ends.
+    Sinks.Empty<Void> endWrite = Sinks.empty();
+    AtomicBoolean writing = new AtomicBoolean();
+    var write =
+        transactions
+            .transactional(
+                stateStore
+                    .lockTeam(team)
+                    .doOnNext(header -> writing.set(true))
+                    .then(endWrite.asMono()))
+            .subscribe();
+    await().atMost(Duration.ofSeconds(30)).untilTrue(writing);
+    try {
+      applied(scheduler.jobState(owner, team, "job-beside-a-write", "queued", 1));
+    } finally {
+      endWrite.tryEmitEmpty();
+      write.dispose();
+    }
+
+    // A deletion's lock holds the event back until the deletion's transaction ends.
+    Sinks.Empty<Void> endDelete = Sinks.empty();
+    AtomicBoolean deleting = new AtomicBoolean();
+    var deletion =
+        transactions
+            .transactional(
+                teamStore.lock(team).doOnNext(t -> deleting.set(true)).then(endDelete.asMono()))
+            .subscribe();
+    await().atMost(Duration.ofSeconds(30)).untilTrue(deleting);
+    UUID heldBack = scheduler.jobState(owner, team, "job-behind-a-delete", "queued", 1);
+    await().atMost(Duration.ofSeconds(30)).until(() -> waitingForALockOn("scheduler_job"));
+    endDelete.tryEmitEmpty();
+    deletion.dispose();
+    applied(heldBack);
+    assertThat(count("SELECT count(*) AS n FROM scheduler_job WHERE team_id = :team", team))
+        .isEqualTo(2);
+  }
+
+  /** Whether a session of this database waits for a row lock in a statement naming the table. */
+  private boolean waitingForALockOn(String table) {
+    return db.sql(
+                "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database()"
+                    + " AND wait_event_type = 'Lock' AND query LIKE :pattern")
+            .bind("pattern", "%" + table + "%")
+            .map(row -> row.get("n", Long.class))
+            .one()
+            .block()
+        > 0;
   }
 
   @Test
