@@ -978,15 +978,29 @@ public final class CapacityBenchmark {
       return;
     }
     long started = System.nanoTime();
+    // Four owners' teams at a time, each owner's one after another: an owner's requests share one
+    // rate budget, which four builders of one owner's teams would outrun.
     ExecutorService builders = Executors.newFixedThreadPool(4);
     try {
-      List<Future<Team>> made = new ArrayList<>();
-      for (int number = teams.size(); number < target; number++) {
-        int n = number;
-        made.add(builders.submit(() -> newTeam(n)));
+      List<Future<List<Team>>> made = new ArrayList<>();
+      int from = teams.size();
+      for (int first = from;
+          first < target;
+          first = (first / TEAMS_PER_OWNER + 1) * TEAMS_PER_OWNER) {
+        int start = first;
+        int end = Math.min(target, (first / TEAMS_PER_OWNER + 1) * TEAMS_PER_OWNER);
+        made.add(
+            builders.submit(
+                () -> {
+                  List<Team> owners = new ArrayList<>();
+                  for (int n = start; n < end; n++) {
+                    owners.add(newTeam(n));
+                  }
+                  return owners;
+                }));
       }
-      for (Future<Team> team : made) {
-        teams.add(team.get());
+      for (Future<List<Team>> ownersTeams : made) {
+        teams.addAll(ownersTeams.get());
       }
     } finally {
       builders.shutdown();
