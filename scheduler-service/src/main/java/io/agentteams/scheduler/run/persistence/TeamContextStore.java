@@ -77,30 +77,28 @@ public class TeamContextStore {
     if (messages == 0) {
       return Mono.empty();
     }
+    // One statement, one round trip per message: the delete sees the rows as they were before the
+    // insert, so it keeps one fewer of them when the message was new (a redelivered one inserts
+    // nothing and keeps them all).
     return db.sql(
             """
-            INSERT INTO run_team_message (team_id, sequence, sender, text, sent_at)
-            VALUES (:team, :sequence, :sender, :text, :sent)
-            ON CONFLICT (team_id, sequence) DO NOTHING
+            WITH inserted AS (
+                INSERT INTO run_team_message (team_id, sequence, sender, text, sent_at)
+                VALUES (:team, :sequence, :sender, :text, :sent)
+                ON CONFLICT (team_id, sequence) DO NOTHING
+                RETURNING sequence)
+            DELETE FROM run_team_message WHERE team_id = :team AND sequence <= (
+                SELECT sequence FROM run_team_message WHERE team_id = :team
+                ORDER BY sequence DESC OFFSET :keep - (SELECT count(*) FROM inserted) LIMIT 1)
             """)
         .bind("team", teamId)
         .bind("sequence", message.sequence())
         .bind("sender", message.sender())
         .bind("text", message.text())
         .bind("sent", message.sentAt())
+        .bind("keep", messages)
         .fetch()
         .rowsUpdated()
-        .then(
-            db.sql(
-                    """
-                    DELETE FROM run_team_message WHERE team_id = :team AND sequence <= (
-                        SELECT sequence FROM run_team_message WHERE team_id = :team
-                        ORDER BY sequence DESC OFFSET :keep LIMIT 1)
-                    """)
-                .bind("team", teamId)
-                .bind("keep", messages)
-                .fetch()
-                .rowsUpdated())
         .then();
   }
 
