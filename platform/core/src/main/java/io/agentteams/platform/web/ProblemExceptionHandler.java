@@ -68,14 +68,19 @@ public final class ProblemExceptionHandler implements WebExceptionHandler, Order
       return Mono.error(error);
     }
     if (DisconnectedClientHelper.isClientDisconnectedException(error)) {
-      // The caller hung up (gave up waiting, or the gateway's call was cancelled with its
-      // client's): nobody is left to answer, and nothing here failed.
+      // A connection broke: the caller's (it gave up waiting, or the gateway's call was cancelled
+      // with its client's) or a dependency's (a service killed under a call the gateway routes,
+      // "connection reset by peer"). The two cannot be told apart here, so it is answered as an
+      // unavailable dependency, never with nothing (an empty 200): a caller who hung up never
+      // reads the answer, one still waiting learns to retry. Not an unexpected failure either
+      // way, so not logged as an error.
       log.debug(
-          "{} {}: the client went away ({})",
+          "{} {}: a connection broke ({})",
           exchange.getRequest().getMethod(),
           exchange.getRequest().getPath(),
           error.toString());
-      return Mono.empty();
+      exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, "1");
+      return ProblemResponses.write(exchange, unavailable()).onErrorResume(gone -> Mono.empty());
     }
     return Mono.deferContextual(context -> answer(exchange, error, context));
   }
@@ -120,10 +125,7 @@ public final class ProblemExceptionHandler implements WebExceptionHandler, Order
     Throwable unavailable = unavailableCause(error);
     if (unavailable != null) {
       log.warn("{} failed, a dependency is unavailable: {}", request, describe(unavailable));
-      return new ProblemException(
-          ProblemException.Kind.UNAVAILABLE,
-          "unavailable",
-          "a service this request needs cannot be reached right now; retry shortly");
+      return unavailable();
     }
     String reference = UUID.randomUUID().toString();
     log.error("{} failed unexpectedly (reference {})", request, reference, error);
@@ -132,6 +134,13 @@ public final class ProblemExceptionHandler implements WebExceptionHandler, Order
         "internal-error",
         "the request failed unexpectedly; the operators can find it by its reference",
         Map.of("reference", reference));
+  }
+
+  private static ProblemException unavailable() {
+    return new ProblemException(
+        ProblemException.Kind.UNAVAILABLE,
+        "unavailable",
+        "a service this request needs cannot be reached right now; retry shortly");
   }
 
   /** A 4xx from the framework (no route, wrong method, unreadable body) in our own terms. */

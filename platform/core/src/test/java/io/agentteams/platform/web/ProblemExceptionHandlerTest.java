@@ -12,14 +12,14 @@ import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
 import reactor.netty.channel.AbortedException;
 
-/** What the last-resort handler does with a caller that hung up, beside a real failure. */
+/** What the last-resort handler does with a broken connection, beside a real failure. */
 @ExtendWith(OutputCaptureExtension.class)
 class ProblemExceptionHandlerTest {
 
   private final ProblemExceptionHandler handler = new ProblemExceptionHandler();
 
   @Test
-  void aClientThatHungUpIsNoFailureItIsAnsweredWithNothingAndNotLoggedAsAnError(
+  void aBrokenConnectionIsAnsweredAsAnUnavailableDependencyNeverWithNothingAndNotLoggedAsAnError(
       CapturedOutput output) {
     MockServerWebExchange exchange =
         MockServerWebExchange.from(MockServerHttpRequest.post("/api/v1/teams/t/messages"));
@@ -28,8 +28,25 @@ class ProblemExceptionHandlerTest {
         .handle(exchange, new AbortedException("Connection has been closed"))
         .block(Duration.ofSeconds(5));
 
-    assertThat(exchange.getResponse().getStatusCode()).isNull();
+    // Never an empty 200: behind the gateway a service killed under a call breaks the connection
+    // the same way a caller who hung up does.
+    assertThat(exchange.getResponse().getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+    assertThat(exchange.getResponse().getHeaders().getFirst("Retry-After")).isEqualTo("1");
     assertThat(output.getAll()).doesNotContain("failed unexpectedly").doesNotContain("ERROR");
+  }
+
+  @Test
+  void aServiceResettingTheGatewaysCallIsA503NotAnEmptyAnswer() {
+    MockServerWebExchange exchange =
+        MockServerWebExchange.from(MockServerHttpRequest.get("/api/v1/teams/t/inbox"));
+
+    handler
+        .handle(exchange, new java.io.IOException("Connection reset by peer"))
+        .block(Duration.ofSeconds(5));
+
+    assertThat(exchange.getResponse().getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+    assertThat(exchange.getResponse().getBodyAsString().block(Duration.ofSeconds(5)))
+        .contains("\"unavailable\"");
   }
 
   @Test
