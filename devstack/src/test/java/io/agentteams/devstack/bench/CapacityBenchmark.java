@@ -172,7 +172,7 @@ public final class CapacityBenchmark {
     this.stack = stack;
     this.processes = new StackProcesses(stack.pid(), stack.postgresData());
     this.gc = new GcLogs(gcLogs);
-    this.jit = PROCESSES ? null : new StackJit(stack.pid());
+    this.jit = new StackJit(stack.pid());
     this.backlog = new StackBacklog(stack.postgresPort(), stack.kafkaPort());
     this.recordings =
         PROCESSES || !ASYNC_PROFILER.isBlank() ? null : new FlightRecordings(stack.pid(), work);
@@ -412,6 +412,7 @@ public final class CapacityBenchmark {
     gc.since();
     long commitsBefore = floors.commits();
     StackProcesses.Cpu cpuBefore = processes.cpu();
+    java.util.Map<String, Long> byProcessBefore = processes.cpuByProcess();
     long compiledBefore = jit == null ? -1 : jit.compileMillis();
     long ownBefore = StackProcesses.ownCpuMillis();
     long eventsBefore = streamEvents.get();
@@ -422,6 +423,11 @@ public final class CapacityBenchmark {
     Step step = new Step(target, seconds);
     step.machineBusy = machine.busySinceStart();
     step.cpu = processes.cpu().minus(cpuBefore);
+    processes
+        .cpuByProcess()
+        .forEach(
+            (name, millis) ->
+                step.byProcess.put(name, millis - byProcessBefore.getOrDefault(name, millis)));
     step.jitShare =
         compiledBefore < 0 ? Double.NaN : (jit.compileMillis() - compiledBefore) / (seconds * 1000);
     step.ownMillis = StackProcesses.ownCpuMillis() - ownBefore;
@@ -474,6 +480,7 @@ public final class CapacityBenchmark {
     boolean drained;
     double drainSeconds;
     StackProcesses.Cpu cpu = new StackProcesses.Cpu(0, 0);
+    final java.util.Map<String, Long> byProcess = new java.util.TreeMap<>();
     long ownMillis;
     long commits;
     long events;
@@ -599,6 +606,15 @@ public final class CapacityBenchmark {
           100 * machineBusy,
           100 * ownMillis / 1000.0 / seconds,
           100 * jitShare);
+      if (!byProcess.isEmpty()) {
+        StringBuilder line = new StringBuilder("Processor by process (% of one core):");
+        byProcess.forEach(
+            (name, millis) ->
+                line.append(
+                    String.format(
+                        Locale.ROOT, " %s %.0f %%,", name, 100 * millis / 1000.0 / seconds)));
+        out.println(line.substring(0, line.length() - 1));
+      }
       out.printf(
           Locale.ROOT,
           "Memory: heap after GC %s (%d collections, pause p99 %.1f ms); proportional set size"

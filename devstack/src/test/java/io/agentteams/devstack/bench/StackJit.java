@@ -6,22 +6,47 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How hard the JIT compiler of a stack's JVM worked: its total compilation time, read with {@code
- * jcmd <pid> PerfCounter.print} ({@code java.ci.totalTime} in ticks of {@code
- * sun.os.hrt.frequency}). A step measured while the compiler is still busy pays for compiling the
- * code it runs, so the benchmark warms up until the compiler is quiet and prints its share per
- * step.
+ * How hard the JIT compilers of a stack's JVMs worked (the one JVM of the embedded stack, or every
+ * service's and Kafka's in processes mode): their total compilation time, read with {@code jcmd
+ * <pid> PerfCounter.print} ({@code java.ci.totalTime} in ticks of {@code sun.os.hrt.frequency}). A
+ * step measured while the compiler is still busy pays for compiling the code it runs, so the
+ * benchmark warms up until the compiler is quiet and prints its share per step.
  */
 final class StackJit {
 
-  private final long pid;
+  private final long root;
 
-  StackJit(long pid) {
-    this.pid = pid;
+  /** The JVMs of the stack started as {@code root}: it and every JVM among its descendants. */
+  StackJit(long root) {
+    this.root = root;
   }
 
-  /** Compilation time so far in milliseconds, or -1 when it cannot be read. */
+  /**
+   * Compilation time so far in milliseconds, summed over the stack's JVMs, or -1 when it cannot be
+   * read for any of them.
+   */
   long compileMillis() {
+    List<Long> jvms = new java.util.ArrayList<>();
+    ProcessHandle.of(root)
+        .ifPresent(
+            stack -> {
+              jvms.add(stack.pid());
+              stack
+                  .descendants()
+                  .filter(child -> child.info().command().orElse("").endsWith("java"))
+                  .forEach(child -> jvms.add(child.pid()));
+            });
+    long total = -1;
+    for (long pid : jvms) {
+      long millis = compileMillis(pid);
+      if (millis >= 0) {
+        total = Math.max(total, 0) + millis;
+      }
+    }
+    return total;
+  }
+
+  private static long compileMillis(long pid) {
     Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
     try {
       Process process =

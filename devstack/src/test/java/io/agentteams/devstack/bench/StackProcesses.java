@@ -46,6 +46,43 @@ final class StackProcesses {
     return new Cpu(millis(stack), millis(postgres));
   }
 
+  /**
+   * The processor time used so far by each of the stack's JVMs, in milliseconds, by what it runs (a
+   * service's application class or Kafka; several replicas of one add up), in processes mode where
+   * each service is a JVM of its own. A JVM that ended is not counted.
+   */
+  java.util.Map<String, Long> cpuByProcess() {
+    java.util.Map<String, Long> used = new java.util.TreeMap<>();
+    Set<Long> stack = tree(root);
+    stack.remove(root);
+    stack.removeAll(tree(postmaster()));
+    for (long pid : stack) {
+      String name = runs(pid);
+      if (name != null) {
+        used.merge(name, millis(Set.of(pid)), Long::sum);
+      }
+    }
+    return used;
+  }
+
+  /** What a JVM runs, from its command line: its main class's simple name, or null. */
+  private static @org.jspecify.annotations.Nullable String runs(long pid) {
+    try {
+      for (String word :
+          Files.readString(Path.of("/proc", Long.toString(pid), "cmdline")).split("\0")) {
+        if (word.equals("kafka.Kafka")) {
+          return "Kafka";
+        }
+        if (word.startsWith("io.agentteams.") && word.endsWith("Application")) {
+          return word.substring(word.lastIndexOf('.') + 1).replace("Application", "");
+        }
+      }
+    } catch (IOException | RuntimeException gone) {
+      return null;
+    }
+    return null;
+  }
+
   /** The processor time this JVM (the load generator) has used so far, in milliseconds. */
   static long ownCpuMillis() {
     return millis(Set.of(ProcessHandle.current().pid()));
