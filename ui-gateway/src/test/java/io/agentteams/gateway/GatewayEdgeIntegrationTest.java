@@ -264,6 +264,42 @@ class GatewayEdgeIntegrationTest {
   }
 
   @Test
+  void anAgentsWorkerPresenceIsAnsweredForItsOwnerOnlyAndIsNotFoundForAnyoneElse() {
+    String path = "/api/v1/agents/" + StubServices.AGENT + "/worker";
+    web.get()
+        .uri(path)
+        .header("Authorization", "Bearer " + devToken(web, StubServices.OWNER))
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.service")
+        .isEqualTo("scheduler");
+    assertThat(services.hits())
+        .extracting(StubServices.Hit::service, StubServices.Hit::path)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("team", "/api/v1/agents/" + StubServices.AGENT),
+            org.assertj.core.groups.Tuple.tuple("scheduler", path));
+
+    // Another owner: the same not-found as for an agent that does not exist, and the scheduler is
+    // never asked.
+    services.clear();
+    String bob = devToken(web, "bob");
+    for (String agent : List.of(StubServices.AGENT, "ghost-agent")) {
+      web.get()
+          .uri("/api/v1/agents/{agent}/worker", agent)
+          .header("Authorization", "Bearer " + bob)
+          .exchange()
+          .expectStatus()
+          .isNotFound()
+          .expectBody()
+          .jsonPath("$.code")
+          .isEqualTo("agent-not-found");
+    }
+    assertThat(services.hits()).extracting(StubServices.Hit::service).containsOnly("team");
+  }
+
+  @Test
   void refusesMissingForgedAndInternalTokensWithoutReachingAService() {
     web.get().uri("/api/v1/teams").exchange().expectStatus().isUnauthorized();
     web.get()
