@@ -178,6 +178,39 @@ class IsolationIntegrationTest {
                 t + "/requests",
                 Map.of("recipients", List.of("peer"), "text", "intrusion")),
             new Call(HttpMethod.GET, t + "/activity", null),
+            // The team's A2A streams, refused before the body is read.
+            new Call(
+                HttpMethod.POST,
+                t + "/a2a",
+                Map.of(
+                    "jsonrpc",
+                    "2.0",
+                    "id",
+                    1,
+                    "method",
+                    "SubscribeToTask",
+                    "params",
+                    Map.of("id", job))),
+            new Call(
+                HttpMethod.POST,
+                t + "/a2a",
+                Map.of(
+                    "jsonrpc",
+                    "2.0",
+                    "id",
+                    2,
+                    "method",
+                    "SendStreamingMessage",
+                    "params",
+                    Map.of(
+                        "message",
+                        Map.of(
+                            "messageId",
+                            "m1",
+                            "role",
+                            "ROLE_USER",
+                            "parts",
+                            List.of(Map.of("text", "Xylophone")))))),
             new Call(HttpMethod.GET, t + "/wait?timeout_ms=0", null),
             new Call(HttpMethod.GET, "/api/v1/jobs/" + job, null),
             new Call(HttpMethod.POST, "/api/v1/jobs/" + job + "/answer", Map.of("text", "x")),

@@ -170,6 +170,115 @@ class GatewayEdgeIntegrationTest {
     }
   }
 
+  @Test
+  void a2aStreamsHoldTheSameSlotsAsEventStreams() {
+    String owner = devToken(web, StubServices.OWNER);
+    double before = openStreams();
+    List<Disposable> streams = new ArrayList<>();
+    try {
+      List<AtomicBoolean> started = new ArrayList<>();
+      for (int i = 0; i < 16; i++) {
+        AtomicBoolean first = new AtomicBoolean();
+        started.add(first);
+        streams.add(openA2aStream(owner, first));
+      }
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> started.stream().allMatch(AtomicBoolean::get));
+      await().atMost(Duration.ofSeconds(30)).until(() -> openStreams() == before + 16);
+
+      // Neither another A2A stream nor an event stream of the same owner is opened.
+      a2a(owner, subscribe(StubServices.JOB))
+          .expectStatus()
+          .isEqualTo(429)
+          .expectBody()
+          .jsonPath("$.code")
+          .isEqualTo("too-many-streams");
+      web.get()
+          .uri("/api/v1/teams/{team}/events", StubServices.TEAM)
+          .header("Authorization", "Bearer " + owner)
+          .accept(MediaType.TEXT_EVENT_STREAM)
+          .exchange()
+          .expectStatus()
+          .isEqualTo(429);
+
+      streams.remove(0).dispose();
+      await().atMost(Duration.ofSeconds(30)).until(() -> openStreams() == before + 15);
+      AtomicBoolean another = new AtomicBoolean();
+      streams.add(openStream(owner, another));
+      await().atMost(Duration.ofSeconds(30)).untilTrue(another);
+    } finally {
+      streams.forEach(Disposable::dispose);
+      await().atMost(Duration.ofSeconds(30)).until(() -> openStreams() <= before);
+    }
+  }
+
+  @Test
+  void aTeamsA2aTokenGetsOneAndTheSameNotFoundForEveryJobOutsideItsTeam() {
+    String owner = devToken(web, StubServices.OWNER);
+    String a2a = mint(web, "/api/v1/teams/" + StubServices.TEAM + "/a2a/tokens", owner);
+    List<String> answers = new ArrayList<>();
+    for (UUID job : List.of(StubServices.OTHER_TEAMS_JOB, UUID.randomUUID())) {
+      for (String method : List.of("GetTask", "CancelTask")) {
+        Map<?, ?> answer =
+            a2a(a2a, rpc(method, Map.of("id", job.toString())))
+                .expectStatus()
+                .isOk()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody();
+        assertThat(answer.containsKey("result")).as(method + " " + job).isFalse();
+        Map<?, ?> error = (Map<?, ?>) answer.get("error");
+        answers.add(
+            error.get("code")
+                + " "
+                + ((String) error.get("message")).replace(job.toString(), "ID"));
+      }
+    }
+    assertThat(answers).containsOnly("-32001 task ID not found");
+    // The team's own job is found.
+    a2a(a2a, rpc("GetTask", Map.of("id", StubServices.JOB.toString())))
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.result.id")
+        .isEqualTo(StubServices.JOB.toString());
+  }
+
+  private WebTestClient.ResponseSpec a2a(String token, String body) {
+    return web.post()
+        .uri("/api/v1/teams/{team}/a2a", StubServices.TEAM)
+        .header("Authorization", "Bearer " + token)
+        .header("A2A-Version", "1.0")
+        .contentType(MediaType.APPLICATION_JSON)
+        .bodyValue(body)
+        .exchange();
+  }
+
+  private static String subscribe(UUID job) {
+    return rpc("SubscribeToTask", Map.of("id", job.toString()));
+  }
+
+  private static String rpc(String method, Map<String, ?> params) {
+    return tools.jackson.databind.json.JsonMapper.builder()
+        .build()
+        .writeValueAsString(Map.of("jsonrpc", "2.0", "id", 1, "method", method, "params", params));
+  }
+
+  private Disposable openA2aStream(String token, AtomicBoolean started) {
+    return WebClient.create("http://127.0.0.1:" + port)
+        .post()
+        .uri("/api/v1/teams/{team}/a2a", StubServices.TEAM)
+        .header("Authorization", "Bearer " + token)
+        .header("A2A-Version", "1.0")
+        .contentType(MediaType.APPLICATION_JSON)
+        .accept(MediaType.TEXT_EVENT_STREAM)
+        .bodyValue(subscribe(StubServices.JOB))
+        .retrieve()
+        .bodyToFlux(new ParameterizedTypeReference<ServerSentEvent<String>>() {})
+        .subscribe(event -> started.set(true), error -> {});
+  }
+
   private Disposable openStream(String token, AtomicBoolean started) {
     return WebClient.create("http://127.0.0.1:" + port)
         .get()

@@ -31,6 +31,13 @@ public final class StubServices implements AutoCloseable {
   public static final String MEMBER = "writer";
   public static final String AGENT = "agent-1";
 
+  /** A running job of {@link #TEAM}, which the scheduler shows its owner. */
+  public static final UUID JOB = UUID.fromString("6f0e3c1a-2222-4222-8333-944445555666");
+
+  /** A job of another team of {@link #OWNER}, which the scheduler shows its owner too. */
+  public static final UUID OTHER_TEAMS_JOB =
+      UUID.fromString("6f0e3c1a-3333-4222-8333-944445555666");
+
   private final CallerTokens internal;
   private final boolean anyTeamOfOwner;
   private final Map<String, DisposableServer> servers = new ConcurrentHashMap<>();
@@ -123,6 +130,20 @@ public final class StubServices implements AutoCloseable {
       boolean ours = path.equals("/api/v1/agents/" + AGENT) && caller.ownerId().equals(OWNER);
       status = ours ? 200 : 404;
       body = ours ? "{\"id\":\"" + AGENT + "\"}" : "{}";
+    } else if (service.equals("scheduler") && path.matches("/api/v1/jobs/[0-9a-f-]{36}")) {
+      UUID job = UUID.fromString(path.substring(path.lastIndexOf('/') + 1));
+      UUID team = job.equals(JOB) ? TEAM : job.equals(OTHER_TEAMS_JOB) ? UUID.randomUUID() : null;
+      if (team == null || !caller.ownerId().equals(OWNER)) {
+        status = 404;
+        body = "{\"code\":\"job-not-found\",\"detail\":\"job " + job + " does not exist\"}";
+      } else {
+        body =
+            "{\"id\":\""
+                + job
+                + "\",\"team_id\":\""
+                + team
+                + "\",\"state\":\"running\",\"revision\":3}";
+      }
     } else {
       body = "{\"service\":\"" + service + "\"}";
     }
