@@ -14,6 +14,7 @@ import io.agentteams.gateway.identity.RevokedTokens;
 import io.agentteams.gateway.limits.StreamSlots;
 import io.agentteams.gateway.support.StubServices;
 import io.agentteams.gateway.support.TestIdentityProvider;
+import io.agentteams.gateway.tools.ToolCatalog;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.test.RealInfrastructure;
 import io.agentteams.platform.testidentity.TestIdentity;
@@ -82,6 +83,7 @@ class GatewayEdgeIntegrationTest {
   @Autowired WebTestClient web;
   @Autowired RevokedTokens revoked;
   @Autowired MeterRegistry meters;
+  @Autowired ToolCatalog catalog;
   @LocalServerPort int port;
 
   @Test
@@ -243,6 +245,92 @@ class GatewayEdgeIntegrationTest {
         .expectBody()
         .jsonPath("$.result.id")
         .isEqualTo(StubServices.JOB.toString());
+  }
+
+  /**
+   * For every member endpoint (each tool of the catalog, the tool list, MCP, the inbox, the
+   * member's stream), a job-scoped token of an ended job, of a job that does not exist, and of
+   * another member's job is refused with 401 token-job-ended and reaches no service, while the live
+   * job's token is let through.
+   */
+  @Test
+  void aJobScopedTokenActsOnlyWhileItsJobIsLiveOnEveryMemberEndpoint() {
+    List<String[]> endpoints = new ArrayList<>();
+    for (ToolCatalog.Tool tool : catalog.all()) {
+      endpoints.add(
+          new String[] {
+            tool.method(),
+            tool.path()
+                .replace("{team_id}", StubServices.TEAM.toString())
+                .replaceAll("\\{[a-z_]+\\}", "1")
+          });
+    }
+    String t = "/api/v1/teams/" + StubServices.TEAM;
+    endpoints.add(new String[] {"POST", t + "/inbox/ack"});
+    endpoints.add(new String[] {"GET", "/api/v1/tools"});
+    endpoints.add(new String[] {"POST", "/api/v1/mcp"});
+    endpoints.add(new String[] {"GET", t + "/members/" + StubServices.MEMBER + "/events"});
+
+    Map<String, String> refused =
+        Map.of(
+            "ended", jobToken(StubServices.MEMBER, StubServices.ENDED_JOB),
+            "missing", jobToken(StubServices.MEMBER, UUID.randomUUID()),
+            "another member's", jobToken("someone-else", StubServices.JOB));
+    for (String[] endpoint : endpoints) {
+      for (Map.Entry<String, String> token : refused.entrySet()) {
+        services.clear();
+        String what = token.getKey() + " job: " + endpoint[0] + " " + endpoint[1];
+        memberCall(endpoint, token.getValue())
+            .expectStatus()
+            .isUnauthorized()
+            .expectBody()
+            .jsonPath("$.code")
+            .isEqualTo("token-job-ended");
+        assertThat(services.hits())
+            .as(what)
+            .allSatisfy(hit -> assertThat(hit.path()).contains("/liveness"));
+      }
+    }
+    String live = jobToken(StubServices.MEMBER, StubServices.JOB);
+    for (String[] endpoint : endpoints) {
+      // Streams and the long poll are let through too; they stay open, so they are not waited for.
+      if (endpoint[1].endsWith("/events") || endpoint[1].endsWith("/wait")) {
+        continue;
+      }
+      memberCall(endpoint, live)
+          .expectStatus()
+          .value(
+              status -> assertThat(status).as(endpoint[0] + " " + endpoint[1]).isNotEqualTo(401));
+    }
+  }
+
+  private WebTestClient.ResponseSpec memberCall(String[] endpoint, String token) {
+    var request =
+        web.method(org.springframework.http.HttpMethod.valueOf(endpoint[0]))
+            .uri(endpoint[1])
+            .header("Authorization", "Bearer " + token);
+    if (endpoint[0].equals("GET")) {
+      return request.exchange();
+    }
+    Map<String, ?> body =
+        endpoint[1].equals("/api/v1/mcp")
+            ? Map.of("jsonrpc", "2.0", "id", 1, "method", "tools/list")
+            : Map.of("text", "x");
+    return request.contentType(MediaType.APPLICATION_JSON).bodyValue(body).exchange();
+  }
+
+  /** A job-scoped member token as the scheduler signs it with its dispatch key. */
+  private static String jobToken(String member, UUID job) {
+    return io.agentteams.platform.identity.CallerTokens.signing(
+            io.agentteams.platform.identity.TokenKeys.internalSigning(
+                TestIdentity.dispatchSigningKeys(), "test keys"),
+            io.agentteams.platform.identity.CallerTokens.JOB_MEMBER_TYPE,
+            "agent-teams-scheduler",
+            "agent-teams-api",
+            java.time.Clock.systemUTC())
+        .issue(
+            new Caller.Member(StubServices.OWNER, StubServices.TEAM, member, job),
+            Duration.ofMinutes(5));
   }
 
   private WebTestClient.ResponseSpec a2a(String token, String body) {

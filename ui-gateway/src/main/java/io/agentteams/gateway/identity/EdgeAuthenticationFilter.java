@@ -40,6 +40,7 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
   private final EdgeRateLimits limits;
   private final RevokedTokens revoked;
   private final StreamSlots streams;
+  private final JobTokenLiveness jobs;
 
   public EdgeAuthenticationFilter(
       EdgeAuthenticator authenticator,
@@ -47,7 +48,9 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
       IdentityProperties identity,
       EdgeRateLimits limits,
       RevokedTokens revoked,
-      StreamSlots streams) {
+      StreamSlots streams,
+      JobTokenLiveness jobs) {
+    this.jobs = jobs;
     this.revoked = revoked;
     this.streams = streams;
     this.authenticator = authenticator;
@@ -76,6 +79,8 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
               }
               return caller;
             })
+        // A job-scoped member token acts only while its job is live, on every use.
+        .flatMap(jobs::admit)
         .onErrorResume(
             ProblemException.class,
             problem -> {

@@ -34,6 +34,9 @@ public final class StubServices implements AutoCloseable {
   /** A running job of {@link #TEAM}, which the scheduler shows its owner. */
   public static final UUID JOB = UUID.fromString("6f0e3c1a-2222-4222-8333-944445555666");
 
+  /** A job of {@link #TEAM}'s {@link #MEMBER} that has ended (interrupted). */
+  public static final UUID ENDED_JOB = UUID.fromString("6f0e3c1a-4444-4222-8333-944445555666");
+
   /** A job of another team of {@link #OWNER}, which the scheduler shows its owner too. */
   public static final UUID OTHER_TEAMS_JOB =
       UUID.fromString("6f0e3c1a-3333-4222-8333-944445555666");
@@ -130,6 +133,21 @@ public final class StubServices implements AutoCloseable {
       boolean ours = path.equals("/api/v1/agents/" + AGENT) && caller.ownerId().equals(OWNER);
       status = ours ? 200 : 404;
       body = ours ? "{\"id\":\"" + AGENT + "\"}" : "{}";
+    } else if (service.equals("scheduler")
+        && path.matches("/api/internal/v1/jobs/[0-9a-f-]{36}/liveness")) {
+      // The scheduler answers for the member's own job only.
+      UUID job = UUID.fromString(path.split("/")[5]);
+      boolean known =
+          (job.equals(JOB) || job.equals(ENDED_JOB))
+              && caller instanceof Caller.Member member
+              && job.equals(member.jobId())
+              && member.teamId().equals(TEAM)
+              && member.member().equals(MEMBER);
+      status = known ? 200 : 404;
+      body =
+          known
+              ? "{\"job_id\":\"" + job + "\",\"live\":" + job.equals(JOB) + "}"
+              : "{\"code\":\"job-not-found\"}";
     } else if (service.equals("scheduler") && path.matches("/api/v1/jobs/[0-9a-f-]{36}")) {
       UUID job = UUID.fromString(path.substring(path.lastIndexOf('/') + 1));
       UUID team = job.equals(JOB) ? TEAM : job.equals(OTHER_TEAMS_JOB) ? UUID.randomUUID() : null;
