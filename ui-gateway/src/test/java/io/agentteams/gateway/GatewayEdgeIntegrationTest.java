@@ -6,6 +6,7 @@ import static io.agentteams.gateway.support.EdgeCalls.memberToken;
 import static io.agentteams.gateway.support.EdgeCalls.mint;
 import static io.agentteams.gateway.support.EdgeCalls.toolCall;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.agentteams.gateway.headers.SecurityHeadersFilter;
@@ -444,6 +445,7 @@ class GatewayEdgeIntegrationTest {
             Map.entry("/api/v1/teams/" + team + "/activity", "scheduler"),
             Map.entry("/api/v1/jobs/j1/answer", "scheduler"),
             Map.entry("/api/v1/agents/agent-1/jobs/stream", "scheduler"));
+    Map<String, String> received = new java.util.HashMap<>();
     expected.forEach(
         (path, service) -> {
           services.clear();
@@ -457,7 +459,25 @@ class GatewayEdgeIntegrationTest {
           StubServices.Hit hit = services.hits().get(0);
           assertThat(hit.service()).as(path).isEqualTo(service);
           assertThat(hit.caller()).as(path).isEqualTo(new Caller.Owner(StubServices.OWNER));
+          received.put(service, hit.token());
         });
+    // Each token was signed for the one service it was sent to: every other service refuses it.
+    assertThat(received.keySet())
+        .containsExactlyInAnyOrderElementsOf(StubServices.AUDIENCES.keySet());
+    received.forEach(
+        (sentTo, internal) ->
+            StubServices.AUDIENCES.forEach(
+                (service, audience) -> {
+                  var verifier = TestIdentity.internalVerifier(audience);
+                  if (service.equals(sentTo)) {
+                    assertThat(verifier.verify(internal))
+                        .isEqualTo(new Caller.Owner(StubServices.OWNER));
+                  } else {
+                    assertThatThrownBy(() -> verifier.verify(internal))
+                        .as("a token for %s replayed to %s", sentTo, service)
+                        .hasMessageContaining("wrong audience");
+                  }
+                }));
   }
 
   @Test

@@ -16,6 +16,7 @@ import io.agentteams.gateway.identity.EdgeTokens;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.CallerClaims;
 import io.agentteams.platform.identity.CallerTokens;
+import io.agentteams.platform.identity.InternalAudiences;
 import io.agentteams.platform.identity.TokenKeys;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -69,14 +70,14 @@ class LeastPrivilegeIntegrationTest {
     List<ECKey> dispatch = TokenKeys.internalSigning(keys.dispatchSigning(), "keys");
     forged.put(
         "internal token signed with the dispatch key",
-        CallerTokens.signing(dispatch, "agent-teams-gateway", "agent-teams-internal", clock)
+        CallerTokens.signingForEvery(dispatch, "agent-teams-gateway", InternalAudiences.ALL, clock)
             .issue(new Caller.Owner("mallory"), MINUTE));
     forged.put(
         "dispatch key, the gateway's kid",
-        CallerTokens.signing(
+        CallerTokens.signingForEvery(
                 List.of(new ECKey.Builder(dispatch.get(0)).keyID(gatewayKey.getKeyID()).build()),
                 "agent-teams-gateway",
-                "agent-teams-internal",
+                InternalAudiences.ALL,
                 clock)
             .issue(new Caller.Owner("mallory"), MINUTE));
 
@@ -91,15 +92,22 @@ class LeastPrivilegeIntegrationTest {
           .isEqualTo(401);
     }
 
-    // The control: the same request with the gateway's own signature passes every service.
-    String genuine =
-        CallerTokens.signing(
-                List.of(gatewayKey), "agent-teams-gateway", "agent-teams-internal", clock)
-            .issue(new Caller.Owner("alice"), MINUTE);
+    // The control: the same request with the gateway's own signature, for the service it is sent
+    // to, passes every service; signed for another service it is refused.
     for (Service service : SERVICES) {
+      String genuine =
+          CallerTokens.signing(List.of(gatewayKey), "agent-teams-gateway", service.id(), clock)
+              .issue(new Caller.Owner("alice"), MINUTE);
       assertThat(status(stack.url(service) + "/api/v1/teams", genuine))
           .as("the gateway's token at %s", service.id())
           .isNotEqualTo(401);
+      for (Service other : SERVICES) {
+        if (other != service) {
+          assertThat(status(stack.url(other) + "/api/v1/teams", genuine))
+              .as("a token for %s at %s", service.id(), other.id())
+              .isEqualTo(401);
+        }
+      }
     }
   }
 
@@ -201,7 +209,7 @@ class LeastPrivilegeIntegrationTest {
                 new Caller.Owner("mallory"),
                 new JWTClaimsSet.Builder()
                     .issuer(issuer)
-                    .audience("agent-teams-internal")
+                    .audience(InternalAudiences.ALL)
                     .expirationTime(Date.from(Instant.now().plus(MINUTE))))
             .build();
     SignedJWT jwt =

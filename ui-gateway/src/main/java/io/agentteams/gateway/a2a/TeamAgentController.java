@@ -3,10 +3,9 @@ package io.agentteams.gateway.a2a;
 import io.agentteams.gateway.identity.TeamDirectory;
 import io.agentteams.gateway.limits.StreamSlots;
 import io.agentteams.gateway.routing.ServiceEndpoints;
+import io.agentteams.gateway.routing.ServiceTokens;
 import io.agentteams.gateway.stream.TeamEventFeed;
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.identity.CallerTokens;
-import io.agentteams.platform.identity.IdentityProperties;
 import io.agentteams.platform.web.WebProblems;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -77,8 +76,7 @@ public class TeamAgentController {
   private final TaskViews views;
   private final WebClient web;
   private final ServiceEndpoints services;
-  private final CallerTokens internalTokens;
-  private final IdentityProperties identity;
+  private final ServiceTokens internalTokens;
   private final StreamSlots streams;
 
   public TeamAgentController(
@@ -88,8 +86,7 @@ public class TeamAgentController {
       JsonMapper json,
       WebClient.Builder web,
       ServiceEndpoints services,
-      CallerTokens internalTokens,
-      IdentityProperties identity,
+      ServiceTokens internalTokens,
       StreamSlots streams) {
     this.directory = directory;
     this.feed = feed;
@@ -99,7 +96,6 @@ public class TeamAgentController {
     this.web = web.build();
     this.services = services;
     this.internalTokens = internalTokens;
-    this.identity = identity;
     this.streams = streams;
   }
 
@@ -655,8 +651,7 @@ public class TeamAgentController {
   private Mono<JsonNode> rest(
       Call call, HttpMethod method, String path, @Nullable Map<String, ?> body) {
     String token =
-        internalTokens.reusable(
-            new Caller.Owner(call.caller().ownerId()), identity.internalTokenTtl());
+        internalTokens.forService(services.scheduler(), new Caller.Owner(call.caller().ownerId()));
     WebClient.RequestBodySpec request =
         web.method(method)
             .uri(services.scheduler() + path)

@@ -2,6 +2,7 @@ package io.agentteams.gateway.support;
 
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.CallerTokens;
+import io.agentteams.platform.identity.InternalAudiences;
 import io.agentteams.platform.testidentity.TestIdentity;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -24,7 +25,21 @@ import reactor.netty.http.server.HttpServerResponse;
 public final class StubServices implements AutoCloseable {
 
   /** One request a stub received. */
-  public record Hit(String service, String method, String path, @Nullable Caller caller) {}
+  public record Hit(
+      String service, String method, String path, @Nullable Caller caller, @Nullable String token) {
+
+    public Hit(String service, String method, String path, @Nullable Caller caller) {
+      this(service, method, path, caller, null);
+    }
+  }
+
+  /** Each stub's audience, as the real service's application name. */
+  public static final Map<String, String> AUDIENCES =
+      Map.of(
+          "team", InternalAudiences.TEAM,
+          "mailbox", InternalAudiences.MAILBOX,
+          "task-board", InternalAudiences.TASK_BOARD,
+          "scheduler", InternalAudiences.SCHEDULER);
 
   public static final String OWNER = "alice";
   public static final UUID TEAM = UUID.fromString("6f0e3c1a-1111-4222-8333-944445555666");
@@ -41,7 +56,7 @@ public final class StubServices implements AutoCloseable {
   public static final UUID OTHER_TEAMS_JOB =
       UUID.fromString("6f0e3c1a-3333-4222-8333-944445555666");
 
-  private final CallerTokens internal;
+  private final Map<String, CallerTokens> internal = new ConcurrentHashMap<>();
   private final boolean anyTeamOfOwner;
   private final Map<String, DisposableServer> servers = new ConcurrentHashMap<>();
   private final List<Hit> hits = new CopyOnWriteArrayList<>();
@@ -56,9 +71,10 @@ public final class StubServices implements AutoCloseable {
    */
   public StubServices(boolean anyTeamOfOwner) {
     this.anyTeamOfOwner = anyTeamOfOwner;
-    // Like every service, the stubs hold only the gateway's public keys.
-    this.internal = TestIdentity.internalVerifier();
     for (String service : List.of("team", "mailbox", "task-board", "scheduler")) {
+      // Like every service, each stub holds only the gateway's public keys and accepts tokens for
+      // itself only.
+      internal.put(service, TestIdentity.internalVerifier(AUDIENCES.get(service)));
       servers.put(
           service,
           HttpServer.create()
@@ -100,16 +116,15 @@ public final class StubServices implements AutoCloseable {
     }
     Caller caller = null;
     String authorization = request.requestHeaders().get("Authorization");
+    String token = authorization == null ? null : authorization.replaceFirst("^Bearer ", "");
     try {
-      caller =
-          internal.verify(
-              authorization == null ? null : authorization.replaceFirst("^Bearer ", ""));
+      caller = internal.get(service).verify(token);
     } catch (RuntimeException e) {
       hits.add(new Hit(service, request.method().name(), request.uri(), null));
       return response.status(401).send();
     }
     if (!anyTeamOfOwner) {
-      hits.add(new Hit(service, request.method().name(), request.uri(), caller));
+      hits.add(new Hit(service, request.method().name(), request.uri(), caller, token));
     }
     String path = request.uri().replaceFirst("\\?.*$", "");
     String body;

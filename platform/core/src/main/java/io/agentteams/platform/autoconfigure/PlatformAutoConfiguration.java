@@ -117,13 +117,17 @@ public class PlatformAutoConfiguration {
       name = "agentteams.identity.verify-internal-callers",
       havingValue = "true",
       matchIfMissing = true)
-  CallerWebFilter callerWebFilter(IdentityProperties identity, Clock clock) {
+  CallerWebFilter callerWebFilter(
+      IdentityProperties identity,
+      @Value("${spring.application.name}") String application,
+      Clock clock) {
+    // Each service accepts tokens for itself only (InternalAudiences).
     return new CallerWebFilter(
         CallerTokens.verifying(
             TokenKeys.internalVerification(
                 identity.internalVerificationKeys(), IdentityProperties.VERIFICATION_KEYS),
             identity.issuer(),
-            identity.audience(),
+            identity.audience() != null ? identity.audience() : application,
             clock));
   }
 
