@@ -32,7 +32,7 @@ public class ServiceTokenFilter implements GlobalFilter, Ordered {
     if (route == null || caller == null) {
       return chain.filter(exchange);
     }
-    String token = tokens.forService(route.getUri(), caller);
+    String token = tokens.forRoute(route.getId(), route.getUri(), caller);
     return chain.filter(
         exchange
             .mutate()

@@ -48,6 +48,22 @@ public final class ServiceTokens {
     return tokens.reusable(caller, ttl);
   }
 
+  /**
+   * A token for the caller, good only at the service the route leads to ({@link ServiceRoutes}
+   * names each route for its service).
+   */
+  public String forRoute(String routeId, URI target, Caller caller) {
+    String audience =
+        switch (routeId) {
+          case "team" -> InternalAudiences.TEAM;
+          case "mailbox" -> InternalAudiences.MAILBOX;
+          case "task-board" -> InternalAudiences.TASK_BOARD;
+          case "scheduler" -> InternalAudiences.SCHEDULER;
+          default -> audienceOf(target);
+        };
+    return forAudience(audience, caller);
+  }
+
   /** The audience of the service at {@code base}. */
   public String audienceOf(URI base) {
     if (base.equals(services.team())) {
