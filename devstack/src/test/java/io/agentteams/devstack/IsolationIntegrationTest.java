@@ -136,6 +136,10 @@ class IsolationIntegrationTest {
             new Call(HttpMethod.POST, t + "/messages", Map.of("to", "peer", "text", "hi")),
             new Call(HttpMethod.POST, t + "/messages", Map.of("broadcast", true, "text", "hi")),
             new Call(HttpMethod.GET, t + "/inbox", null),
+            // Read parameters and acknowledgement bodies are read only once the caller is admitted.
+            new Call(HttpMethod.GET, t + "/inbox?limit=0&after=-1", null),
+            new Call(HttpMethod.POST, t + "/inbox/ack", Map.of("lease_id", "not-a-lease")),
+            new Call(HttpMethod.POST, t + "/inbox/ack", Map.of()),
             new Call(HttpMethod.GET, t + "/history", null),
             new Call(HttpMethod.GET, t + "/results", null),
             new Call(HttpMethod.GET, t + "/results/" + job, null),
@@ -174,6 +178,39 @@ class IsolationIntegrationTest {
                 t + "/requests",
                 Map.of("recipients", List.of("peer"), "text", "intrusion")),
             new Call(HttpMethod.GET, t + "/activity", null),
+            // The team's A2A streams, refused before the body is read.
+            new Call(
+                HttpMethod.POST,
+                t + "/a2a",
+                Map.of(
+                    "jsonrpc",
+                    "2.0",
+                    "id",
+                    1,
+                    "method",
+                    "SubscribeToTask",
+                    "params",
+                    Map.of("id", job))),
+            new Call(
+                HttpMethod.POST,
+                t + "/a2a",
+                Map.of(
+                    "jsonrpc",
+                    "2.0",
+                    "id",
+                    2,
+                    "method",
+                    "SendStreamingMessage",
+                    "params",
+                    Map.of(
+                        "message",
+                        Map.of(
+                            "messageId",
+                            "m1",
+                            "role",
+                            "ROLE_USER",
+                            "parts",
+                            List.of(Map.of("text", "Xylophone")))))),
             new Call(HttpMethod.GET, t + "/wait?timeout_ms=0", null),
             new Call(HttpMethod.GET, "/api/v1/jobs/" + job, null),
             new Call(HttpMethod.POST, "/api/v1/jobs/" + job + "/answer", Map.of("text", "x")),
@@ -183,6 +220,7 @@ class IsolationIntegrationTest {
                 "/api/v1/jobs/" + job + "/events",
                 Map.of("type", "started", "lease_token", "guess")),
             new Call(HttpMethod.GET, "/api/v1/agents/alice-agent-1", null),
+            new Call(HttpMethod.GET, "/api/v1/agents/alice-agent-1/worker", null),
             new Call(HttpMethod.PUT, "/api/v1/agents/alice-agent-1", Map.of("name", "x")),
             new Call(HttpMethod.POST, "/api/v1/agents/alice-agent-1/tokens", Map.of()),
             new Call(HttpMethod.POST, t + "/members/lead/tokens", Map.of()),

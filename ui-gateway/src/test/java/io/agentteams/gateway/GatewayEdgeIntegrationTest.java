@@ -6,6 +6,7 @@ import static io.agentteams.gateway.support.EdgeCalls.memberToken;
 import static io.agentteams.gateway.support.EdgeCalls.mint;
 import static io.agentteams.gateway.support.EdgeCalls.toolCall;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.agentteams.gateway.headers.SecurityHeadersFilter;
@@ -14,6 +15,7 @@ import io.agentteams.gateway.identity.RevokedTokens;
 import io.agentteams.gateway.limits.StreamSlots;
 import io.agentteams.gateway.support.StubServices;
 import io.agentteams.gateway.support.TestIdentityProvider;
+import io.agentteams.gateway.tools.ToolCatalog;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.test.RealInfrastructure;
 import io.agentteams.platform.testidentity.TestIdentity;
@@ -82,6 +84,7 @@ class GatewayEdgeIntegrationTest {
   @Autowired WebTestClient web;
   @Autowired RevokedTokens revoked;
   @Autowired MeterRegistry meters;
+  @Autowired ToolCatalog catalog;
   @LocalServerPort int port;
 
   @Test
@@ -170,6 +173,201 @@ class GatewayEdgeIntegrationTest {
     }
   }
 
+  @Test
+  void a2aStreamsHoldTheSameSlotsAsEventStreams() {
+    String owner = devToken(web, StubServices.OWNER);
+    double before = openStreams();
+    List<Disposable> streams = new ArrayList<>();
+    try {
+      List<AtomicBoolean> started = new ArrayList<>();
+      for (int i = 0; i < 16; i++) {
+        AtomicBoolean first = new AtomicBoolean();
+        started.add(first);
+        streams.add(openA2aStream(owner, first));
+      }
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> started.stream().allMatch(AtomicBoolean::get));
+      await().atMost(Duration.ofSeconds(30)).until(() -> openStreams() == before + 16);
+
+      // Neither another A2A stream nor an event stream of the same owner is opened.
+      a2a(owner, subscribe(StubServices.JOB))
+          .expectStatus()
+          .isEqualTo(429)
+          .expectBody()
+          .jsonPath("$.code")
+          .isEqualTo("too-many-streams");
+      web.get()
+          .uri("/api/v1/teams/{team}/events", StubServices.TEAM)
+          .header("Authorization", "Bearer " + owner)
+          .accept(MediaType.TEXT_EVENT_STREAM)
+          .exchange()
+          .expectStatus()
+          .isEqualTo(429);
+
+      streams.remove(0).dispose();
+      await().atMost(Duration.ofSeconds(30)).until(() -> openStreams() == before + 15);
+      AtomicBoolean another = new AtomicBoolean();
+      streams.add(openStream(owner, another));
+      await().atMost(Duration.ofSeconds(30)).untilTrue(another);
+    } finally {
+      streams.forEach(Disposable::dispose);
+      await().atMost(Duration.ofSeconds(30)).until(() -> openStreams() <= before);
+    }
+  }
+
+  @Test
+  void aTeamsA2aTokenGetsOneAndTheSameNotFoundForEveryJobOutsideItsTeam() {
+    String owner = devToken(web, StubServices.OWNER);
+    String a2a = mint(web, "/api/v1/teams/" + StubServices.TEAM + "/a2a/tokens", owner);
+    List<String> answers = new ArrayList<>();
+    for (UUID job : List.of(StubServices.OTHER_TEAMS_JOB, UUID.randomUUID())) {
+      for (String method : List.of("GetTask", "CancelTask")) {
+        Map<?, ?> answer =
+            a2a(a2a, rpc(method, Map.of("id", job.toString())))
+                .expectStatus()
+                .isOk()
+                .expectBody(Map.class)
+                .returnResult()
+                .getResponseBody();
+        assertThat(answer.containsKey("result")).as(method + " " + job).isFalse();
+        Map<?, ?> error = (Map<?, ?>) answer.get("error");
+        answers.add(
+            error.get("code")
+                + " "
+                + ((String) error.get("message")).replace(job.toString(), "ID"));
+      }
+    }
+    assertThat(answers).containsOnly("-32001 task ID not found");
+    // The team's own job is found.
+    a2a(a2a, rpc("GetTask", Map.of("id", StubServices.JOB.toString())))
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.result.id")
+        .isEqualTo(StubServices.JOB.toString());
+  }
+
+  /**
+   * For every member endpoint (each tool of the catalog, the tool list, MCP, the inbox, the
+   * member's stream), a job-scoped token of an ended job, of a job that does not exist, and of
+   * another member's job is refused with 401 token-job-ended and reaches no service, while the live
+   * job's token is let through.
+   */
+  @Test
+  void aJobScopedTokenActsOnlyWhileItsJobIsLiveOnEveryMemberEndpoint() {
+    List<String[]> endpoints = new ArrayList<>();
+    for (ToolCatalog.Tool tool : catalog.all()) {
+      endpoints.add(
+          new String[] {
+            tool.method(),
+            tool.path()
+                .replace("{team_id}", StubServices.TEAM.toString())
+                .replaceAll("\\{[a-z_]+\\}", "1")
+          });
+    }
+    String t = "/api/v1/teams/" + StubServices.TEAM;
+    endpoints.add(new String[] {"POST", t + "/inbox/ack"});
+    endpoints.add(new String[] {"GET", "/api/v1/tools"});
+    endpoints.add(new String[] {"POST", "/api/v1/mcp"});
+    endpoints.add(new String[] {"GET", t + "/members/" + StubServices.MEMBER + "/events"});
+
+    Map<String, String> refused =
+        Map.of(
+            "ended", jobToken(StubServices.MEMBER, StubServices.ENDED_JOB),
+            "missing", jobToken(StubServices.MEMBER, UUID.randomUUID()),
+            "another member's", jobToken("someone-else", StubServices.JOB));
+    for (String[] endpoint : endpoints) {
+      for (Map.Entry<String, String> token : refused.entrySet()) {
+        services.clear();
+        String what = token.getKey() + " job: " + endpoint[0] + " " + endpoint[1];
+        memberCall(endpoint, token.getValue())
+            .expectStatus()
+            .isUnauthorized()
+            .expectBody()
+            .jsonPath("$.code")
+            .isEqualTo("token-job-ended");
+        assertThat(services.hits())
+            .as(what)
+            .allSatisfy(hit -> assertThat(hit.path()).contains("/liveness"));
+      }
+    }
+    String live = jobToken(StubServices.MEMBER, StubServices.JOB);
+    for (String[] endpoint : endpoints) {
+      // Streams and the long poll are let through too; they stay open, so they are not waited for.
+      if (endpoint[1].endsWith("/events") || endpoint[1].endsWith("/wait")) {
+        continue;
+      }
+      memberCall(endpoint, live)
+          .expectStatus()
+          .value(
+              status -> assertThat(status).as(endpoint[0] + " " + endpoint[1]).isNotEqualTo(401));
+    }
+  }
+
+  private WebTestClient.ResponseSpec memberCall(String[] endpoint, String token) {
+    var request =
+        web.method(org.springframework.http.HttpMethod.valueOf(endpoint[0]))
+            .uri(endpoint[1])
+            .header("Authorization", "Bearer " + token);
+    if (endpoint[0].equals("GET")) {
+      return request.exchange();
+    }
+    Map<String, ?> body =
+        endpoint[1].equals("/api/v1/mcp")
+            ? Map.of("jsonrpc", "2.0", "id", 1, "method", "tools/list")
+            : Map.of("text", "x");
+    return request.contentType(MediaType.APPLICATION_JSON).bodyValue(body).exchange();
+  }
+
+  /** A job-scoped member token as the scheduler signs it with its dispatch key. */
+  private static String jobToken(String member, UUID job) {
+    return io.agentteams.platform.identity.CallerTokens.signing(
+            io.agentteams.platform.identity.TokenKeys.internalSigning(
+                TestIdentity.dispatchSigningKeys(), "test keys"),
+            io.agentteams.platform.identity.CallerTokens.JOB_MEMBER_TYPE,
+            "agent-teams-scheduler",
+            "agent-teams-api",
+            java.time.Clock.systemUTC())
+        .issue(
+            new Caller.Member(StubServices.OWNER, StubServices.TEAM, member, job),
+            Duration.ofMinutes(5));
+  }
+
+  private WebTestClient.ResponseSpec a2a(String token, String body) {
+    return web.post()
+        .uri("/api/v1/teams/{team}/a2a", StubServices.TEAM)
+        .header("Authorization", "Bearer " + token)
+        .header("A2A-Version", "1.0")
+        .contentType(MediaType.APPLICATION_JSON)
+        .bodyValue(body)
+        .exchange();
+  }
+
+  private static String subscribe(UUID job) {
+    return rpc("SubscribeToTask", Map.of("id", job.toString()));
+  }
+
+  private static String rpc(String method, Map<String, ?> params) {
+    return tools.jackson.databind.json.JsonMapper.builder()
+        .build()
+        .writeValueAsString(Map.of("jsonrpc", "2.0", "id", 1, "method", method, "params", params));
+  }
+
+  private Disposable openA2aStream(String token, AtomicBoolean started) {
+    return WebClient.create("http://127.0.0.1:" + port)
+        .post()
+        .uri("/api/v1/teams/{team}/a2a", StubServices.TEAM)
+        .header("Authorization", "Bearer " + token)
+        .header("A2A-Version", "1.0")
+        .contentType(MediaType.APPLICATION_JSON)
+        .accept(MediaType.TEXT_EVENT_STREAM)
+        .bodyValue(subscribe(StubServices.JOB))
+        .retrieve()
+        .bodyToFlux(new ParameterizedTypeReference<ServerSentEvent<String>>() {})
+        .subscribe(event -> started.set(true), error -> {});
+  }
+
   private Disposable openStream(String token, AtomicBoolean started) {
     return WebClient.create("http://127.0.0.1:" + port)
         .get()
@@ -247,6 +445,7 @@ class GatewayEdgeIntegrationTest {
             Map.entry("/api/v1/teams/" + team + "/activity", "scheduler"),
             Map.entry("/api/v1/jobs/j1/answer", "scheduler"),
             Map.entry("/api/v1/agents/agent-1/jobs/stream", "scheduler"));
+    Map<String, String> received = new java.util.HashMap<>();
     expected.forEach(
         (path, service) -> {
           services.clear();
@@ -260,7 +459,61 @@ class GatewayEdgeIntegrationTest {
           StubServices.Hit hit = services.hits().get(0);
           assertThat(hit.service()).as(path).isEqualTo(service);
           assertThat(hit.caller()).as(path).isEqualTo(new Caller.Owner(StubServices.OWNER));
+          received.put(service, hit.token());
         });
+    // Each token was signed for the one service it was sent to: every other service refuses it.
+    assertThat(received.keySet())
+        .containsExactlyInAnyOrderElementsOf(StubServices.AUDIENCES.keySet());
+    received.forEach(
+        (sentTo, internal) ->
+            StubServices.AUDIENCES.forEach(
+                (service, audience) -> {
+                  var verifier = TestIdentity.internalVerifier(audience);
+                  if (service.equals(sentTo)) {
+                    assertThat(verifier.verify(internal))
+                        .isEqualTo(new Caller.Owner(StubServices.OWNER));
+                  } else {
+                    assertThatThrownBy(() -> verifier.verify(internal))
+                        .as("a token for %s replayed to %s", sentTo, service)
+                        .hasMessageContaining("wrong audience");
+                  }
+                }));
+  }
+
+  @Test
+  void anAgentsWorkerPresenceIsAnsweredForItsOwnerOnlyAndIsNotFoundForAnyoneElse() {
+    String path = "/api/v1/agents/" + StubServices.AGENT + "/worker";
+    web.get()
+        .uri(path)
+        .header("Authorization", "Bearer " + devToken(web, StubServices.OWNER))
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.service")
+        .isEqualTo("scheduler");
+    assertThat(services.hits())
+        .extracting(StubServices.Hit::service, StubServices.Hit::path)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("team", "/api/v1/agents/" + StubServices.AGENT),
+            org.assertj.core.groups.Tuple.tuple("scheduler", path));
+
+    // Another owner: the same not-found as for an agent that does not exist, and the scheduler is
+    // never asked.
+    services.clear();
+    String bob = devToken(web, "bob");
+    for (String agent : List.of(StubServices.AGENT, "ghost-agent")) {
+      web.get()
+          .uri("/api/v1/agents/{agent}/worker", agent)
+          .header("Authorization", "Bearer " + bob)
+          .exchange()
+          .expectStatus()
+          .isNotFound()
+          .expectBody()
+          .jsonPath("$.code")
+          .isEqualTo("agent-not-found");
+    }
+    assertThat(services.hits()).extracting(StubServices.Hit::service).containsOnly("team");
   }
 
   @Test

@@ -57,6 +57,7 @@ class OidcSignInBrowserTest {
     properties.put("agentteams.gateway.services.scheduler", stack.url(Service.SCHEDULER));
     properties.put("agentteams.gateway.identity.dev-identity-enabled", false);
     properties.put("agentteams.gateway.identity.oidc.issuer-uri", issuer);
+    properties.put("agentteams.gateway.identity.oidc.audience", "agent-teams-console");
     properties.put("agentteams.gateway.console.oidc.client-id", "agent-teams-console");
     properties.put(
         "agentteams.gateway.console.oidc.client-secret", "test-only-console-client-secret");

@@ -166,6 +166,29 @@ class ComposeFileTest {
         .contains("rule_files:");
   }
 
+  @Test
+  @SuppressWarnings("unchecked")
+  void everyServiceServesItsActuatorOnAManagementPortThatOnlyPrometheusScrapes()
+      throws IOException {
+    Map<String, Map<String, Object>> services = services();
+    for (String name :
+        List.of(
+            "team-service",
+            "mailbox-service",
+            "task-board-service",
+            "scheduler-service",
+            "ui-gateway")) {
+      Map<String, Object> env = (Map<String, Object>) services.get(name).get("environment");
+      Map<String, Object> build = (Map<String, Object>) services.get(name).get("build");
+      Map<String, Object> args = (Map<String, Object>) build.get("args");
+      assertThat(env).as(name).containsEntry("MANAGEMENT_SERVER_PORT", "9091");
+      assertThat(String.valueOf(args.get("PORT"))).as(name + "'s public port").isNotEqualTo("9091");
+    }
+    String scrapes = Files.readString(Path.of("..", "devstack", "compose", "prometheus.yml"));
+    assertThat(scrapes).contains("ui-gateway:9091", "scheduler-service:9091");
+    assertThat(scrapes).doesNotContain(":8080", ":8081", ":8082", ":8083", ":8084");
+  }
+
   @SuppressWarnings("unchecked")
   private static Map<String, Map<String, Object>> services() throws IOException {
     Map<String, Object> compose = new Yaml().load(Files.readString(COMPOSE));

@@ -193,6 +193,55 @@ class HelmChartTest {
     }
   }
 
+  /**
+   * Each part may connect to DNS, Kafka, Postgres (if it has a database) and this release's pods;
+   * only the scheduler (webhook and A2A agents) and the gateway (the identity provider) reach
+   * further, to public addresses on web ports and never to the private ranges.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"minimal", "production"})
+  void egressIsOpenOnlyToDnsKafkaPostgresThisReleaseAndPublicAgentEndpoints(String values) {
+    Rendered chart = render(values);
+    for (String service : SERVICES) {
+      Map<String, Object> policy = chart.find("NetworkPolicy", "at-" + service);
+      assertThat(at(policy, "spec.policyTypes", List.class)).as(service).contains("Egress");
+      List<Map<String, Object>> rules = list(at(policy, "spec.egress", List.class));
+      List<Object> ports =
+          rules.stream()
+              .flatMap(r -> list(r.get("ports")).stream().map(p -> p.get("port")))
+              .toList();
+      assertThat(ports).as(service).contains(53, 9092);
+      if (service.equals("ui-gateway")) {
+        assertThat(ports).as("the gateway has no database").doesNotContain(5432);
+      } else {
+        assertThat(ports).as(service).contains(5432);
+      }
+      assertThat(rules)
+          .as("%s reaches the pods of its release", service)
+          .anyMatch(
+              r ->
+                  r.get("ports") == null
+                      && String.valueOf(r.get("to")).contains("app.kubernetes.io/instance=at"));
+      List<Map<String, Object>> outside =
+          rules.stream()
+              .filter(r -> list(r.get("to")).stream().anyMatch(to -> to.containsKey("ipBlock")))
+              .toList();
+      if (service.equals("scheduler-service") || service.equals("ui-gateway")) {
+        assertThat(outside).as(service).hasSize(1);
+        Map<String, Object> block = at(first(outside.get(0).get("to")), "ipBlock", Map.class);
+        assertThat(String.valueOf(block.get("except")))
+            .as("%s never reaches the private ranges", service)
+            .contains("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16");
+        assertThat(list(outside.get(0).get("ports")).stream().map(p -> p.get("port")).toList())
+            .containsExactlyInAnyOrder(443, 80);
+      } else {
+        assertThat(outside).as("%s reaches nothing outside the cluster", service).isEmpty();
+      }
+      // No rule opens every port to every destination.
+      assertThat(rules).noneMatch(r -> r.get("ports") == null && r.get("to") == null);
+    }
+  }
+
   @Test
   void aManagementPortOfItsOwnIsExposedProbedAndScraped() {
     Rendered chart = render("production");

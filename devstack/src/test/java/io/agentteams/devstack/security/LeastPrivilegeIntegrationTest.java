@@ -16,6 +16,7 @@ import io.agentteams.gateway.identity.EdgeTokens;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.CallerClaims;
 import io.agentteams.platform.identity.CallerTokens;
+import io.agentteams.platform.identity.InternalAudiences;
 import io.agentteams.platform.identity.TokenKeys;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -69,14 +70,14 @@ class LeastPrivilegeIntegrationTest {
     List<ECKey> dispatch = TokenKeys.internalSigning(keys.dispatchSigning(), "keys");
     forged.put(
         "internal token signed with the dispatch key",
-        CallerTokens.signing(dispatch, "agent-teams-gateway", "agent-teams-internal", clock)
+        CallerTokens.signingForEvery(dispatch, "agent-teams-gateway", InternalAudiences.ALL, clock)
             .issue(new Caller.Owner("mallory"), MINUTE));
     forged.put(
         "dispatch key, the gateway's kid",
-        CallerTokens.signing(
+        CallerTokens.signingForEvery(
                 List.of(new ECKey.Builder(dispatch.get(0)).keyID(gatewayKey.getKeyID()).build()),
                 "agent-teams-gateway",
-                "agent-teams-internal",
+                InternalAudiences.ALL,
                 clock)
             .issue(new Caller.Owner("mallory"), MINUTE));
 
@@ -91,15 +92,22 @@ class LeastPrivilegeIntegrationTest {
           .isEqualTo(401);
     }
 
-    // The control: the same request with the gateway's own signature passes every service.
-    String genuine =
-        CallerTokens.signing(
-                List.of(gatewayKey), "agent-teams-gateway", "agent-teams-internal", clock)
-            .issue(new Caller.Owner("alice"), MINUTE);
+    // The control: the same request with the gateway's own signature, for the service it is sent
+    // to, passes every service; signed for another service it is refused.
     for (Service service : SERVICES) {
+      String genuine =
+          CallerTokens.signing(List.of(gatewayKey), "agent-teams-gateway", service.id(), clock)
+              .issue(new Caller.Owner("alice"), MINUTE);
       assertThat(status(stack.url(service) + "/api/v1/teams", genuine))
           .as("the gateway's token at %s", service.id())
           .isNotEqualTo(401);
+      for (Service other : SERVICES) {
+        if (other != service) {
+          assertThat(status(stack.url(other) + "/api/v1/teams", genuine))
+              .as("a token for %s at %s", service.id(), other.id())
+              .isEqualTo(401);
+        }
+      }
     }
   }
 
@@ -128,10 +136,11 @@ class LeastPrivilegeIntegrationTest {
         scheduler.issue(new Caller.Member("mallory", team, "writer", null), MINUTE);
     assertThat(status(gateway + "/api/v1/teams/" + team + "/tasks", memberWithoutJob))
         .isEqualTo(401);
-    // A job-scoped member token reaches the services (which answer for the team, not 401).
+    // A job-scoped member token of a job that does not exist is refused at the gateway (401
+    // token-job-ended): the key alone makes no token that acts.
     String jobMember =
         scheduler.issue(new Caller.Member("mallory", team, "writer", UUID.randomUUID()), MINUTE);
-    assertThat(status(gateway + "/api/v1/teams/" + team + "/tasks", jobMember)).isNotEqualTo(401);
+    assertThat(status(gateway + "/api/v1/teams/" + team + "/tasks", jobMember)).isEqualTo(401);
     // Job-scoped member tokens are the gateway's to accept: no service takes one directly.
     for (Service service : SERVICES) {
       assertThat(status(stack.url(service) + "/api/v1/teams/" + team + "/tasks", jobMember))
@@ -201,7 +210,7 @@ class LeastPrivilegeIntegrationTest {
                 new Caller.Owner("mallory"),
                 new JWTClaimsSet.Builder()
                     .issuer(issuer)
-                    .audience("agent-teams-internal")
+                    .audience(InternalAudiences.ALL)
                     .expirationTime(Date.from(Instant.now().plus(MINUTE))))
             .build();
     SignedJWT jwt =

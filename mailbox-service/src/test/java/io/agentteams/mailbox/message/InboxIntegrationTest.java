@@ -277,6 +277,46 @@ class InboxIntegrationTest {
         .isEqualTo(400);
   }
 
+  @Test
+  void aMemberOfAnotherTeamGetsTheSameNotFoundWhateverItsReadOrAcknowledgementSays() {
+    var team = teams.team("owner-inbox-intruded", "lead", "reader");
+    var other = teams.team("owner-inbox-intruded", "lead", "reader");
+    String intruder = teams.member(other, "reader");
+    java.util.UUID ghost = java.util.UUID.randomUUID();
+
+    List<MailboxApi.Response> refusals = new ArrayList<>();
+    for (java.util.UUID target : List.of(team.id(), ghost)) {
+      refusals.add(api.inbox(target, intruder, null, 0));
+      refusals.add(api.inbox(target, intruder, -1L, null));
+      refusals.add(api.read(target, intruder, "yesterday", null));
+      refusals.add(api.acknowledge(target, intruder, Map.of("lease_id", "none")));
+      refusals.add(api.acknowledge(target, intruder, Map.of("lease_id", "not-a-lease")));
+      refusals.add(api.acknowledge(target, intruder, Map.of()));
+      refusals.add(rawAcknowledge(target, intruder, "{not json"));
+      refusals.add(rawAcknowledge(target, intruder, "{\"lease_id\": 12}"));
+    }
+    assertThat(refusals)
+        .allSatisfy(
+            refusal -> {
+              assertThat(refusal.status()).as(new String(refusal.bytes())).isEqualTo(404);
+              assertThat(refusal.body().get("code").asString()).isEqualTo("team-not-found");
+            });
+  }
+
+  private MailboxApi.Response rawAcknowledge(java.util.UUID team, String auth, String body) {
+    var result =
+        web.post()
+            .uri("/api/v1/teams/{team}/inbox/ack", team)
+            .header("Authorization", auth)
+            .header("Content-Type", "application/json")
+            .bodyValue(body)
+            .exchange()
+            .expectBody()
+            .returnResult();
+    byte[] bytes = result.getResponseBody() == null ? new byte[0] : result.getResponseBody();
+    return new MailboxApi.Response(result.getStatus().value(), bytes, json.readTree(bytes));
+  }
+
   /** Lets the member's running leases run out, as their time-out passing would. */
   private void runOutLeases(java.util.UUID team, String recipient) {
     db.sql(

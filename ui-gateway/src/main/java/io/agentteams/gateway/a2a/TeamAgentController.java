@@ -1,11 +1,11 @@
 package io.agentteams.gateway.a2a;
 
 import io.agentteams.gateway.identity.TeamDirectory;
+import io.agentteams.gateway.limits.StreamSlots;
 import io.agentteams.gateway.routing.ServiceEndpoints;
+import io.agentteams.gateway.routing.ServiceTokens;
 import io.agentteams.gateway.stream.TeamEventFeed;
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.identity.CallerTokens;
-import io.agentteams.platform.identity.IdentityProperties;
 import io.agentteams.platform.web.WebProblems;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -76,8 +76,8 @@ public class TeamAgentController {
   private final TaskViews views;
   private final WebClient web;
   private final ServiceEndpoints services;
-  private final CallerTokens internalTokens;
-  private final IdentityProperties identity;
+  private final ServiceTokens internalTokens;
+  private final StreamSlots streams;
 
   public TeamAgentController(
       TeamDirectory directory,
@@ -86,8 +86,8 @@ public class TeamAgentController {
       JsonMapper json,
       WebClient.Builder web,
       ServiceEndpoints services,
-      CallerTokens internalTokens,
-      IdentityProperties identity) {
+      ServiceTokens internalTokens,
+      StreamSlots streams) {
     this.directory = directory;
     this.feed = feed;
     this.properties = properties;
@@ -96,7 +96,7 @@ public class TeamAgentController {
     this.web = web.build();
     this.services = services;
     this.internalTokens = internalTokens;
-    this.identity = identity;
+    this.streams = streams;
   }
 
   /** The team's agent card. */
@@ -617,16 +617,26 @@ public class TeamAgentController {
     return teamJob(call, taskId);
   }
 
-  /** The job, if it is one of this team's; task-not-found otherwise. */
+  /**
+   * The job, if it is one of this team's; otherwise one and the same task-not-found, whether the
+   * job is another team's of the same owner or does not exist at all.
+   */
   private Mono<JsonNode> teamJob(Call call, String taskId) {
     try {
       UUID.fromString(taskId);
     } catch (IllegalArgumentException notAnId) {
-      return Mono.error(new RpcError(TASK_NOT_FOUND, "task " + taskId + " not found"));
+      return Mono.error(taskNotFound(taskId));
     }
     return job(call, taskId)
+        .onErrorMap(
+            error -> error instanceof RpcError rpc && rpc.code == TASK_NOT_FOUND,
+            error -> taskNotFound(taskId))
         .filter(job -> call.teamId().toString().equals(job.path("team_id").asString("")))
-        .switchIfEmpty(Mono.error(new RpcError(TASK_NOT_FOUND, "task " + taskId + " not found")));
+        .switchIfEmpty(Mono.error(taskNotFound(taskId)));
+  }
+
+  private static RpcError taskNotFound(String taskId) {
+    return new RpcError(TASK_NOT_FOUND, "task " + taskId + " not found");
   }
 
   private Mono<JsonNode> job(Call call, String jobId) {
@@ -641,8 +651,7 @@ public class TeamAgentController {
   private Mono<JsonNode> rest(
       Call call, HttpMethod method, String path, @Nullable Map<String, ?> body) {
     String token =
-        internalTokens.reusable(
-            new Caller.Owner(call.caller().ownerId()), identity.internalTokenTtl());
+        internalTokens.forService(services.scheduler(), new Caller.Owner(call.caller().ownerId()));
     WebClient.RequestBodySpec request =
         web.method(method)
             .uri(services.scheduler() + path)
@@ -730,6 +739,13 @@ public class TeamAgentController {
    * keep-alive comments while idle. A refusal before the stream starts is one JSON response.
    */
   private Mono<Void> writeStream(Call call, @Nullable JsonNode id, Mono<Flux<JsonNode>> results) {
+    // A stream holds one of its principal's stream slots, as an event stream does; beyond them it
+    // is refused (429) before any task is started.
+    return streams.hold(call.exchange(), call.caller(), writeHeldStream(call, id, results));
+  }
+
+  private Mono<Void> writeHeldStream(
+      Call call, @Nullable JsonNode id, Mono<Flux<JsonNode>> results) {
     ServerHttpResponse response = call.exchange().getResponse();
     return results
         .flatMap(

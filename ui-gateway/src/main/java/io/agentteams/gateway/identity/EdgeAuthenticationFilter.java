@@ -4,8 +4,6 @@ import io.agentteams.gateway.limits.EdgeRateLimits;
 import io.agentteams.gateway.limits.RateLimitFilter;
 import io.agentteams.gateway.limits.StreamSlots;
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.identity.CallerTokens;
-import io.agentteams.platform.identity.IdentityProperties;
 import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.web.CallerWebFilter;
 import io.agentteams.platform.web.ProblemResponses;
@@ -35,24 +33,21 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
   public static final String PUBLIC_TOKEN_ATTRIBUTE = "agentteams.public-token";
 
   private final EdgeAuthenticator authenticator;
-  private final CallerTokens internalTokens;
-  private final IdentityProperties identity;
   private final EdgeRateLimits limits;
   private final RevokedTokens revoked;
   private final StreamSlots streams;
+  private final JobTokenLiveness jobs;
 
   public EdgeAuthenticationFilter(
       EdgeAuthenticator authenticator,
-      CallerTokens internalTokens,
-      IdentityProperties identity,
       EdgeRateLimits limits,
       RevokedTokens revoked,
-      StreamSlots streams) {
+      StreamSlots streams,
+      JobTokenLiveness jobs) {
+    this.jobs = jobs;
     this.revoked = revoked;
     this.streams = streams;
     this.authenticator = authenticator;
-    this.internalTokens = internalTokens;
-    this.identity = identity;
     this.limits = limits;
   }
 
@@ -76,6 +71,8 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
               }
               return caller;
             })
+        // A job-scoped member token acts only while its job is live, on every use.
+        .flatMap(jobs::admit)
         .onErrorResume(
             ProblemException.class,
             problem -> {
@@ -112,17 +109,18 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
             });
   }
 
-  /** The exchange as the services see it: the caller's internal token instead of its public one. */
+  /**
+   * The exchange without the client's public token, which never travels further: the caller rides
+   * along as an attribute, and a routed request is given an internal token for the one service its
+   * route leads to ({@link io.agentteams.gateway.routing.ServiceTokenFilter}).
+   */
   private ServerWebExchange authenticated(ServerWebExchange exchange, Caller caller) {
     String publicToken =
         bearer(exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION));
-    String internal = internalTokens.reusable(caller, identity.internalTokenTtl());
     ServerWebExchange authenticated =
         exchange
             .mutate()
-            .request(
-                request ->
-                    request.headers(h -> h.set(HttpHeaders.AUTHORIZATION, "Bearer " + internal)))
+            .request(request -> request.headers(h -> h.remove(HttpHeaders.AUTHORIZATION)))
             .build();
     authenticated.getAttributes().put(CallerWebFilter.CALLER_ATTRIBUTE, caller);
     authenticated.getAttributes().put(PUBLIC_TOKEN_ATTRIBUTE, publicToken);

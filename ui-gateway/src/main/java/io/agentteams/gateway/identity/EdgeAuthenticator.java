@@ -2,8 +2,8 @@ package io.agentteams.gateway.identity;
 
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.ProblemException;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,16 +46,14 @@ public class EdgeAuthenticator {
           (NimbusReactiveJwtDecoder)
               ReactiveJwtDecoders.fromIssuerLocation(oidc.issuerUri().toString());
     }
-    List<OAuth2TokenValidator<Jwt>> validators = new ArrayList<>();
-    validators.add(
-        oidc.issuerUri() != null
-            ? JwtValidators.createDefaultWithIssuer(oidc.issuerUri().toString())
-            : JwtValidators.createDefault());
-    if (oidc.audience() != null) {
-      String audience = oidc.audience();
-      validators.add(
-          new JwtClaimValidator<List<String>>("aud", aud -> aud != null && aud.contains(audience)));
-    }
+    // Both are required (EdgeIdentityProperties.Oidc refuses to start without them).
+    String audience = Objects.requireNonNull(oidc.audience());
+    List<OAuth2TokenValidator<Jwt>> validators =
+        List.of(
+            JwtValidators.createDefaultWithIssuer(
+                Objects.requireNonNull(oidc.issuerUri()).toString()),
+            new JwtClaimValidator<List<String>>(
+                "aud", aud -> aud != null && aud.contains(audience)));
     decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(validators));
     return decoder;
   }

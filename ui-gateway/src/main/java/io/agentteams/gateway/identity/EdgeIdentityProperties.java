@@ -42,11 +42,14 @@ public record EdgeIdentityProperties(
     @DefaultValue Oidc oidc) {
 
   /**
-   * An OpenID Connect provider whose JWTs identify owners.
+   * An OpenID Connect provider whose JWTs identify owners. Either nothing is set (no provider) or
+   * both the issuer and the audience are: a token is accepted only when it names both, so a key set
+   * alone, which would make any token signed by any of its keys an owner, refuses to start.
    *
-   * @param issuerUri the issuer; its discovery document names the keys (unless jwkSetUri is set)
+   * @param issuerUri the issuer every token must name; its discovery document names the keys
+   *     (unless jwkSetUri is set)
    * @param jwkSetUri where the signing keys are, to skip discovery
-   * @param audience the audience the tokens must carry, if any
+   * @param audience the audience every token must carry
    * @param ownerClaim the claim that names the owner
    */
   public record Oidc(
@@ -55,8 +58,26 @@ public record EdgeIdentityProperties(
       @Nullable String audience,
       @DefaultValue("sub") String ownerClaim) {
 
+    /** The setting for the issuer. */
+    public static final String ISSUER_URI = "agentteams.gateway.identity.oidc.issuer-uri";
+
+    /** The setting for the audience. */
+    public static final String AUDIENCE = "agentteams.gateway.identity.oidc.audience";
+
+    public Oidc {
+      boolean any = issuerUri != null || jwkSetUri != null || audience != null;
+      if (any && issuerUri == null) {
+        throw new IllegalArgumentException(
+            "an OpenID Connect provider needs its issuer: set " + ISSUER_URI);
+      }
+      if (any && (audience == null || audience.isBlank())) {
+        throw new IllegalArgumentException(
+            "an OpenID Connect provider needs the audience its tokens must carry: set " + AUDIENCE);
+      }
+    }
+
     public boolean configured() {
-      return issuerUri != null || jwkSetUri != null;
+      return issuerUri != null;
     }
   }
 }

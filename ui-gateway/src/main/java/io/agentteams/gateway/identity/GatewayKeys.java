@@ -1,12 +1,13 @@
 package io.agentteams.gateway.identity;
 
+import io.agentteams.gateway.routing.ServiceEndpoints;
+import io.agentteams.gateway.routing.ServiceTokens;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.identity.IdentityProperties;
 import io.agentteams.platform.identity.TokenKeys;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Primary;
 
 /**
  * The keys only the gateway holds: the private keys that sign internal tokens (services hold their
@@ -30,16 +31,18 @@ public class GatewayKeys {
   /** The issuer of the scheduler's job-scoped member tokens. */
   public static final String DISPATCH_ISSUER = "agent-teams-scheduler";
 
-  /** Signs the internal token of every call the gateway makes to a service. */
+  /** Signs the internal token of every call the gateway makes, each for the service it calls. */
   @Bean
-  @Primary
-  CallerTokens internalCallerTokens(
-      EdgeIdentityProperties edge, IdentityProperties identity, Clock clock) {
-    return CallerTokens.signing(
-        TokenKeys.internalSigning(edge.internalSigningKeys(), INTERNAL_SIGNING_KEYS),
-        identity.issuer(),
-        identity.audience(),
-        clock);
+  ServiceTokens serviceTokens(
+      EdgeIdentityProperties edge,
+      IdentityProperties identity,
+      ServiceEndpoints services,
+      Clock clock) {
+    var keys = TokenKeys.internalSigning(edge.internalSigningKeys(), INTERNAL_SIGNING_KEYS);
+    return new ServiceTokens(
+        services,
+        audience -> CallerTokens.signing(keys, identity.issuer(), audience, clock),
+        identity.internalTokenTtl());
   }
 
   /** The tokens clients present at the edge. */

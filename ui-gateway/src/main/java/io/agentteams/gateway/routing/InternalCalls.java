@@ -1,8 +1,6 @@
 package io.agentteams.gateway.routing;
 
 import io.agentteams.platform.identity.Caller;
-import io.agentteams.platform.identity.CallerTokens;
-import io.agentteams.platform.identity.IdentityProperties;
 import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.web.WebProblems;
 import java.net.URI;
@@ -22,14 +20,11 @@ import tools.jackson.databind.JsonNode;
 public class InternalCalls {
 
   private final WebClient web;
-  private final CallerTokens internalTokens;
-  private final IdentityProperties identity;
+  private final ServiceTokens internalTokens;
 
-  public InternalCalls(
-      WebClient.Builder web, CallerTokens internalTokens, IdentityProperties identity) {
+  public InternalCalls(WebClient.Builder web, ServiceTokens internalTokens) {
     this.web = web.build();
     this.internalTokens = internalTokens;
-    this.identity = identity;
   }
 
   /**
@@ -71,9 +66,7 @@ public class InternalCalls {
       Caller caller, URI base, String what, Object id, WebClient.RequestHeadersSpec<?> request) {
     String service = base.getHost() + ":" + base.getPort();
     return request
-        .header(
-            "Authorization",
-            "Bearer " + internalTokens.reusable(caller, identity.internalTokenTtl()))
+        .header("Authorization", "Bearer " + internalTokens.forService(base, caller))
         .exchangeToMono(
             response -> {
               if (response.statusCode().is2xxSuccessful()) {

@@ -22,7 +22,6 @@ public class ServiceRoutes {
                 r.order(0)
                     .path(
                         "/api/v1/agents/*/jobs/**",
-                        "/api/v1/agents/*/worker",
                         "/api/v1/workers",
                         "/api/v1/jobs/**",
                         "/api/v1/teams/*/requests/**",

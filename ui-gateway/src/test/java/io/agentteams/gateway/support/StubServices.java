@@ -2,6 +2,7 @@ package io.agentteams.gateway.support;
 
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.CallerTokens;
+import io.agentteams.platform.identity.InternalAudiences;
 import io.agentteams.platform.testidentity.TestIdentity;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -24,14 +25,38 @@ import reactor.netty.http.server.HttpServerResponse;
 public final class StubServices implements AutoCloseable {
 
   /** One request a stub received. */
-  public record Hit(String service, String method, String path, @Nullable Caller caller) {}
+  public record Hit(
+      String service, String method, String path, @Nullable Caller caller, @Nullable String token) {
+
+    public Hit(String service, String method, String path, @Nullable Caller caller) {
+      this(service, method, path, caller, null);
+    }
+  }
+
+  /** Each stub's audience, as the real service's application name. */
+  public static final Map<String, String> AUDIENCES =
+      Map.of(
+          "team", InternalAudiences.TEAM,
+          "mailbox", InternalAudiences.MAILBOX,
+          "task-board", InternalAudiences.TASK_BOARD,
+          "scheduler", InternalAudiences.SCHEDULER);
 
   public static final String OWNER = "alice";
   public static final UUID TEAM = UUID.fromString("6f0e3c1a-1111-4222-8333-944445555666");
   public static final String MEMBER = "writer";
   public static final String AGENT = "agent-1";
 
-  private final CallerTokens internal;
+  /** A running job of {@link #TEAM}, which the scheduler shows its owner. */
+  public static final UUID JOB = UUID.fromString("6f0e3c1a-2222-4222-8333-944445555666");
+
+  /** A job of {@link #TEAM}'s {@link #MEMBER} that has ended (interrupted). */
+  public static final UUID ENDED_JOB = UUID.fromString("6f0e3c1a-4444-4222-8333-944445555666");
+
+  /** A job of another team of {@link #OWNER}, which the scheduler shows its owner too. */
+  public static final UUID OTHER_TEAMS_JOB =
+      UUID.fromString("6f0e3c1a-3333-4222-8333-944445555666");
+
+  private final Map<String, CallerTokens> internal = new ConcurrentHashMap<>();
   private final boolean anyTeamOfOwner;
   private final Map<String, DisposableServer> servers = new ConcurrentHashMap<>();
   private final List<Hit> hits = new CopyOnWriteArrayList<>();
@@ -46,9 +71,10 @@ public final class StubServices implements AutoCloseable {
    */
   public StubServices(boolean anyTeamOfOwner) {
     this.anyTeamOfOwner = anyTeamOfOwner;
-    // Like every service, the stubs hold only the gateway's public keys.
-    this.internal = TestIdentity.internalVerifier();
     for (String service : List.of("team", "mailbox", "task-board", "scheduler")) {
+      // Like every service, each stub holds only the gateway's public keys and accepts tokens for
+      // itself only.
+      internal.put(service, TestIdentity.internalVerifier(AUDIENCES.get(service)));
       servers.put(
           service,
           HttpServer.create()
@@ -90,16 +116,15 @@ public final class StubServices implements AutoCloseable {
     }
     Caller caller = null;
     String authorization = request.requestHeaders().get("Authorization");
+    String token = authorization == null ? null : authorization.replaceFirst("^Bearer ", "");
     try {
-      caller =
-          internal.verify(
-              authorization == null ? null : authorization.replaceFirst("^Bearer ", ""));
+      caller = internal.get(service).verify(token);
     } catch (RuntimeException e) {
       hits.add(new Hit(service, request.method().name(), request.uri(), null));
       return response.status(401).send();
     }
     if (!anyTeamOfOwner) {
-      hits.add(new Hit(service, request.method().name(), request.uri(), caller));
+      hits.add(new Hit(service, request.method().name(), request.uri(), caller, token));
     }
     String path = request.uri().replaceFirst("\\?.*$", "");
     String body;
@@ -123,6 +148,35 @@ public final class StubServices implements AutoCloseable {
       boolean ours = path.equals("/api/v1/agents/" + AGENT) && caller.ownerId().equals(OWNER);
       status = ours ? 200 : 404;
       body = ours ? "{\"id\":\"" + AGENT + "\"}" : "{}";
+    } else if (service.equals("scheduler")
+        && path.matches("/api/internal/v1/jobs/[0-9a-f-]{36}/liveness")) {
+      // The scheduler answers for the member's own job only.
+      UUID job = UUID.fromString(path.split("/")[5]);
+      boolean known =
+          (job.equals(JOB) || job.equals(ENDED_JOB))
+              && caller instanceof Caller.Member member
+              && job.equals(member.jobId())
+              && member.teamId().equals(TEAM)
+              && member.member().equals(MEMBER);
+      status = known ? 200 : 404;
+      body =
+          known
+              ? "{\"job_id\":\"" + job + "\",\"live\":" + job.equals(JOB) + "}"
+              : "{\"code\":\"job-not-found\"}";
+    } else if (service.equals("scheduler") && path.matches("/api/v1/jobs/[0-9a-f-]{36}")) {
+      UUID job = UUID.fromString(path.substring(path.lastIndexOf('/') + 1));
+      UUID team = job.equals(JOB) ? TEAM : job.equals(OTHER_TEAMS_JOB) ? UUID.randomUUID() : null;
+      if (team == null || !caller.ownerId().equals(OWNER)) {
+        status = 404;
+        body = "{\"code\":\"job-not-found\",\"detail\":\"job " + job + " does not exist\"}";
+      } else {
+        body =
+            "{\"id\":\""
+                + job
+                + "\",\"team_id\":\""
+                + team
+                + "\",\"state\":\"running\",\"revision\":3}";
+      }
     } else {
       body = "{\"service\":\"" + service + "\"}";
     }

@@ -123,28 +123,38 @@ public class InboxReading {
       @Nullable Long after,
       @Nullable String ack,
       @Nullable Integer limit) {
-    if (after != null && after < 0) {
-      return Mono.error(MessageProblems.invalidAfter());
-    }
-    if (after != null && ack != null) {
-      return Mono.error(MessageProblems.ackWithAfter());
-    }
-    if (limit != null && (limit < 1 || limit > maxMessages)) {
-      return Mono.error(MessageProblems.invalidLimit(maxMessages, limit));
-    }
-    Optional<Acknowledgement> acknowledgement = Acknowledgement.parse(ack);
-    if (acknowledgement.isEmpty()) {
-      return Mono.error(MessageProblems.invalidAck());
-    }
-    int size = limit == null ? maxMessages : limit;
+    // The caller is admitted before its parameters are read: an outsider learns nothing from them.
     return access
         .check(caller, teamId, MailboxPolicies.MEMBERS)
         .flatMap(
-            grant ->
-                transactions.transactional(
-                    after != null
-                        ? reRead(teamId, grant.member().name(), after, size)
-                        : readNew(grant, teamId, acknowledgement.get(), size)));
+            grant -> {
+              if (after != null && after < 0) {
+                return Mono.error(MessageProblems.invalidAfter());
+              }
+              if (after != null && ack != null) {
+                return Mono.error(MessageProblems.ackWithAfter());
+              }
+              if (limit != null && (limit < 1 || limit > maxMessages)) {
+                return Mono.error(MessageProblems.invalidLimit(maxMessages, limit));
+              }
+              Optional<Acknowledgement> acknowledgement = Acknowledgement.parse(ack);
+              if (acknowledgement.isEmpty()) {
+                return Mono.error(MessageProblems.invalidAck());
+              }
+              int size = limit == null ? maxMessages : limit;
+              return transactions.transactional(
+                  after != null
+                      ? reRead(teamId, grant.member().name(), after, size)
+                      : readNew(grant, teamId, acknowledgement.get(), size));
+            });
+  }
+
+  /**
+   * Completes when the caller is a member of the team, so that an acknowledgement's body is read
+   * only once its caller is admitted; fails with the same not-found as any other refusal otherwise.
+   */
+  public Mono<Void> admit(Caller.Member caller, UUID teamId) {
+    return access.check(caller, teamId, MailboxPolicies.MEMBERS).then();
   }
 
   /**
@@ -153,25 +163,26 @@ public class InboxReading {
    * @return the member's cursor after it
    */
   public Mono<Acknowledged> acknowledge(Caller.Member caller, UUID teamId, @Nullable String lease) {
-    Optional<Acknowledgement> acknowledgement = Acknowledgement.parse(lease);
-    if (acknowledgement.isEmpty() || acknowledgement.get().lease() == null) {
-      return Mono.error(MessageProblems.invalidAck());
-    }
     return access
         .check(caller, teamId, MailboxPolicies.MEMBERS)
         .flatMap(
-            grant ->
-                transactions.transactional(
-                    store
-                        .lockCursor(teamId, grant.member().name())
-                        .flatMap(
-                            cursor ->
-                                acknowledge(
-                                    grant,
-                                    teamId,
-                                    grant.member().name(),
-                                    cursor,
-                                    acknowledgement.get()))))
+            grant -> {
+              Optional<Acknowledgement> acknowledgement = Acknowledgement.parse(lease);
+              if (acknowledgement.isEmpty() || acknowledgement.get().lease() == null) {
+                return Mono.error(MessageProblems.invalidAck());
+              }
+              return transactions.transactional(
+                  store
+                      .lockCursor(teamId, grant.member().name())
+                      .flatMap(
+                          cursor ->
+                              acknowledge(
+                                  grant,
+                                  teamId,
+                                  grant.member().name(),
+                                  cursor,
+                                  acknowledgement.get())));
+            })
         .doOnNext(done -> acknowledgedCopies.increment(done.acknowledged()));
   }
 

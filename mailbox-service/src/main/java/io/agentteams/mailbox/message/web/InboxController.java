@@ -39,8 +39,12 @@ public class InboxController {
 
   @PostMapping("/api/v1/teams/{teamId}/inbox/ack")
   public Mono<InboxReading.Acknowledged> acknowledge(
-      Caller.Member member, @PathVariable UUID teamId, @RequestBody AckRequest request) {
-    return inbox.acknowledge(member, teamId, request.leaseId());
+      Caller.Member member, @PathVariable UUID teamId, @RequestBody Mono<AckRequest> request) {
+    // The caller is admitted before the body is read: the same not-found whatever is sent.
+    return inbox
+        .admit(member, teamId)
+        .then(request)
+        .flatMap(body -> inbox.acknowledge(member, teamId, body.leaseId()));
   }
 
   /**

@@ -19,6 +19,7 @@ import io.agentteams.platform.web.CallerWebFilter;
 import io.agentteams.platform.web.ProblemDetailsAdvice;
 import io.agentteams.platform.web.ProblemExceptionHandler;
 import io.agentteams.platform.web.StreamDrain;
+import io.agentteams.platform.web.StrictJsonNumbers;
 import io.agentteams.platform.web.UndecodableRequests;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
@@ -36,6 +37,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
@@ -115,13 +117,17 @@ public class PlatformAutoConfiguration {
       name = "agentteams.identity.verify-internal-callers",
       havingValue = "true",
       matchIfMissing = true)
-  CallerWebFilter callerWebFilter(IdentityProperties identity, Clock clock) {
+  CallerWebFilter callerWebFilter(
+      IdentityProperties identity,
+      @Value("${spring.application.name}") String application,
+      Clock clock) {
+    // Each service accepts tokens for itself only (InternalAudiences).
     return new CallerWebFilter(
         CallerTokens.verifying(
             TokenKeys.internalVerification(
                 identity.internalVerificationKeys(), IdentityProperties.VERIFICATION_KEYS),
             identity.issuer(),
-            identity.audience(),
+            identity.audience() != null ? identity.audience() : application,
             clock));
   }
 
@@ -185,6 +191,12 @@ public class PlatformAutoConfiguration {
   @Bean
   NettyServerCustomizer undecodableRequestsAnswerProblemDetails() {
     return UndecodableRequests.customizer();
+  }
+
+  /** Request bodies carry numbers as numbers of the field's kind. */
+  @Bean
+  JsonMapperBuilderCustomizer strictJsonNumbers() {
+    return StrictJsonNumbers.customizer();
   }
 
   @Bean

@@ -62,7 +62,7 @@ public final class CallerTokens {
   private final Map<String, ECDSAVerifier> verifiers;
   private final JOSEObjectType type;
   private final String issuer;
-  private final String audience;
+  private final List<String> audiences;
   private final Clock clock;
   private final Cache<Reuse, Issued> issued = Caffeine.newBuilder().maximumSize(REMEMBERED).build();
   private final Cache<String, Verified> verified =
@@ -82,12 +82,15 @@ public final class CallerTokens {
       List<ECKey> verificationKeys,
       JOSEObjectType type,
       String issuer,
-      String audience,
+      List<String> audiences,
       Clock clock) {
+    if (audiences.isEmpty()) {
+      throw new IllegalArgumentException("no audience");
+    }
     this.signingKey = signingKey;
     this.type = type;
     this.issuer = issuer;
-    this.audience = audience;
+    this.audiences = List.copyOf(audiences);
     this.clock = clock;
     try {
       this.signer = signingKey == null ? null : new ECDSASigner(signingKey);
@@ -116,7 +119,20 @@ public final class CallerTokens {
     if (signingKeys.isEmpty()) {
       throw new IllegalArgumentException("no signing key");
     }
-    return new CallerTokens(signingKeys.get(0), signingKeys, type, issuer, audience, clock);
+    return new CallerTokens(
+        signingKeys.get(0), signingKeys, type, issuer, List.of(audience), clock);
+  }
+
+  /**
+   * TEST ONLY: tokens for every one of {@code audiences} at once, which no gateway ever signs (it
+   * signs each for the one service it calls), for tests that call services directly.
+   */
+  public static CallerTokens signingForEvery(
+      List<ECKey> signingKeys, String issuer, List<String> audiences, Clock clock) {
+    if (signingKeys.isEmpty()) {
+      throw new IllegalArgumentException("no signing key");
+    }
+    return new CallerTokens(signingKeys.get(0), signingKeys, TYPE, issuer, audiences, clock);
   }
 
   /** Tokens a service verifies with the gateway's public keys; it cannot sign any. */
@@ -132,7 +148,7 @@ public final class CallerTokens {
     for (JWK key : verificationKeys.getKeys()) {
       keys.add((ECKey) key);
     }
-    return new CallerTokens(null, keys, type, issuer, audience, clock);
+    return new CallerTokens(null, keys, type, issuer, List.of(audience), clock);
   }
 
   /** Whether these tokens can be signed here (only at the gateway). */
@@ -167,7 +183,7 @@ public final class CallerTokens {
                 caller,
                 new JWTClaimsSet.Builder()
                     .issuer(issuer)
-                    .audience(audience)
+                    .audience(audiences)
                     .jwtID(UUID.randomUUID().toString())
                     .issueTime(Date.from(now))
                     .expirationTime(Date.from(now.plus(ttl))))
@@ -221,8 +237,8 @@ public final class CallerTokens {
       if (!issuer.equals(claims.getIssuer())) {
         throw CallerClaims.unauthenticated("wrong issuer");
       }
-      List<String> audiences = claims.getAudience();
-      if (audiences == null || !audiences.contains(audience)) {
+      List<String> named = claims.getAudience();
+      if (named == null || audiences.stream().noneMatch(named::contains)) {
         throw CallerClaims.unauthenticated("wrong audience");
       }
       Date expiry = claims.getExpirationTime();

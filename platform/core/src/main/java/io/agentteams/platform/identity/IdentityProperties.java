@@ -14,7 +14,8 @@ import org.springframework.validation.annotation.Validated;
  *     every service, with no default (a service started without it refuses to start and names this
  *     setting); two keys while one is being rotated
  * @param issuer the issuer of internal tokens
- * @param audience the audience of internal tokens
+ * @param audience the audience a service accepts internal tokens for; by default its own
+ *     application name ({@link InternalAudiences}), so that a token for another service is refused
  * @param internalTokenTtl how long an internal token minted by the gateway lives
  */
 @Validated
@@ -22,7 +23,7 @@ import org.springframework.validation.annotation.Validated;
 public record IdentityProperties(
     @Nullable String internalVerificationKeys,
     @DefaultValue("agent-teams-gateway") String issuer,
-    @DefaultValue("agent-teams-internal") String audience,
+    @Nullable String audience,
     @DefaultValue("2m") Duration internalTokenTtl) {
 
   /** The setting that holds the services' verification keys. */

@@ -106,12 +106,18 @@ public class ProblemDetailsAdvice {
     ProblemDetail body = ProblemDetail.forStatus(HttpStatus.BAD_REQUEST);
     body.setType(type("unreadable-request"));
     body.setTitle("Invalid request");
+    StrictJsonNumbers.Refused field = StrictJsonNumbers.field(error);
     String reason =
-        error instanceof ServerWebInputException input && input.getReason() != null
-            ? input.getReason()
-            : "the request could not be read";
+        field != null
+            ? field.field() + " must be " + field.expected()
+            : error instanceof ServerWebInputException input && input.getReason() != null
+                ? input.getReason()
+                : "the request could not be read";
     body.setDetail(reason);
     body.setProperty("code", "unreadable-request");
+    if (field != null) {
+      body.setProperty("field", field.field());
+    }
     return respond(body);
   }
 

@@ -55,6 +55,39 @@ class CallerTokensTest {
     assertThat(service.verify(gateway.issue(caller, Duration.ofMinutes(2)))).isEqualTo(caller);
   }
 
+  static List<String[]> servicePairs() {
+    List<String[]> pairs = new java.util.ArrayList<>();
+    for (String from : InternalAudiences.ALL) {
+      for (String to : InternalAudiences.ALL) {
+        pairs.add(new String[] {from, to});
+      }
+    }
+    return pairs;
+  }
+
+  /** A token the gateway signed for one service is accepted there and refused by every other. */
+  @ParameterizedTest
+  @MethodSource("servicePairs")
+  void aTokenForOneServiceIsRefusedByEveryOtherService(String mintedFor, String presentedTo) {
+    String token =
+        CallerTokens.signing(signingKeys, "gateway", mintedFor, clock)
+            .issue(new Caller.Owner("alice"), Duration.ofMinutes(2));
+    CallerTokens receiver =
+        CallerTokens.verifying(
+            TokenKeys.internalVerification(TokenKeys.publicSet(signingKeys), SETTING),
+            "gateway",
+            presentedTo,
+            clock);
+    if (mintedFor.equals(presentedTo)) {
+      assertThat(receiver.verify(token)).isEqualTo(new Caller.Owner("alice"));
+    } else {
+      assertThatThrownBy(() -> receiver.verify(token))
+          .isInstanceOfSatisfying(
+              ProblemException.class,
+              problem -> assertThat(problem.detail()).contains("wrong audience"));
+    }
+  }
+
   @Test
   void aServiceHoldsNothingThatSigns() {
     assertThat(service.canSign()).isFalse();

@@ -93,6 +93,20 @@ class ProblemExceptionHandlerIntegrationTest {
       return Mono.just(widget);
     }
 
+    @PostMapping(path = "/samples/budgets", consumes = MediaType.APPLICATION_JSON_VALUE)
+    public Mono<Budget> budget(@RequestBody Budget budget) {
+      return Mono.just(budget);
+    }
+
+    /** A body with integral, fractional and nested numbers. */
+    public record Budget(
+        @org.jspecify.annotations.Nullable Long maxTokens,
+        @org.jspecify.annotations.Nullable Double share,
+        @org.jspecify.annotations.Nullable Limits limits) {}
+
+    /** Nested numbers. */
+    public record Limits(int maxWallSeconds) {}
+
     @GetMapping("/samples/things/{thingId}")
     public Mono<String> thing(@PathVariable UUID thingId) {
       return Mono.just(thingId.toString());
@@ -136,6 +150,46 @@ class ProblemExceptionHandlerIntegrationTest {
             .bodyValue("name=widget")
             .exchange();
     assertThat(problem(exchange, 415).get("code").asString()).isEqualTo("unsupported-media-type");
+  }
+
+  @Test
+  void numbersAreNumbersOfTheFieldsKindAndARefusalNamesTheField() {
+    Map<String, String> refused =
+        Map.of(
+            "{\"max_tokens\": 1.5}", "max_tokens",
+            "{\"max_tokens\": 1.0}", "max_tokens",
+            "{\"max_tokens\": \"100\"}", "max_tokens",
+            "{\"share\": \"0.5\"}", "share",
+            "{\"limits\": {\"max_wall_seconds\": 2.5}}", "limits.max_wall_seconds",
+            "{\"limits\": {\"max_wall_seconds\": \"60\"}}", "limits.max_wall_seconds");
+    refused.forEach(
+        (body, field) -> {
+          JsonNode problem =
+              problem(
+                  web.post()
+                      .uri("/samples/budgets")
+                      .contentType(MediaType.APPLICATION_JSON)
+                      .bodyValue(body)
+                      .exchange(),
+                  400);
+          assertThat(problem.get("code").asString()).as(body).isEqualTo("unreadable-request");
+          assertThat(problem.get("field").asString()).as(body).isEqualTo(field);
+          assertThat(problem.get("detail").asString()).as(body).startsWith(field + " must be");
+        });
+    web.post()
+        .uri("/samples/budgets")
+        .contentType(MediaType.APPLICATION_JSON)
+        .bodyValue("{\"max_tokens\": 100, \"share\": 1, \"limits\": {\"max_wall_seconds\": 60}}")
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.max_tokens")
+        .isEqualTo(100)
+        .jsonPath("$.share")
+        .isEqualTo(1.0)
+        .jsonPath("$.limits.max_wall_seconds")
+        .isEqualTo(60);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.agentteams.platform.testidentity;
 
 import io.agentteams.platform.identity.CallerTokens;
+import io.agentteams.platform.identity.InternalAudiences;
 import io.agentteams.platform.identity.TokenKeys;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -39,11 +40,12 @@ public final class TestIdentity {
   private static final String DISPATCH_SIGNING = TokenKeys.generateInternalSigning();
   private static final String DISPATCH_VERIFICATION =
       TokenKeys.publicSet(TokenKeys.internalSigning(DISPATCH_SIGNING, "test keys"));
+  // TEST ONLY: one token good at every service, which the gateway never signs.
   private static final CallerTokens INTERNAL =
-      CallerTokens.signing(
+      CallerTokens.signingForEvery(
           TokenKeys.internalSigning(SIGNING, "test keys"),
           "agent-teams-gateway",
-          "agent-teams-internal",
+          InternalAudiences.ALL,
           Clock.systemUTC());
 
   private TestIdentity() {}
@@ -58,19 +60,22 @@ public final class TestIdentity {
    * and time-out tests) hands out tokens that clock still finds alive.
    */
   public static CallerTokens internalTokens(Clock clock) {
-    return CallerTokens.signing(
+    return CallerTokens.signingForEvery(
         TokenKeys.internalSigning(SIGNING, "test keys"),
         "agent-teams-gateway",
-        "agent-teams-internal",
+        InternalAudiences.ALL,
         clock);
   }
 
-  /** Reads internal tokens as a service does, with the public keys only. */
-  public static CallerTokens internalVerifier() {
+  /**
+   * Reads internal tokens as the service named {@code audience} does ({@link InternalAudiences}),
+   * with the public keys only.
+   */
+  public static CallerTokens internalVerifier(String audience) {
     return CallerTokens.verifying(
         TokenKeys.internalVerification(VERIFICATION, "test keys"),
         "agent-teams-gateway",
-        "agent-teams-internal",
+        audience,
         Clock.systemUTC());
   }
 

@@ -1,6 +1,7 @@
 package io.agentteams.scheduler.dispatch.web;
 
 import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.web.WebProblems;
 import io.agentteams.scheduler.dispatch.application.LeasedDispatch;
 import io.agentteams.scheduler.dispatch.domain.WorkerReport;
@@ -10,6 +11,7 @@ import io.agentteams.scheduler.job.domain.Lease;
 import io.agentteams.scheduler.job.domain.Question;
 import io.agentteams.scheduler.job.domain.Usage;
 import java.time.Instant;
+import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -143,14 +145,19 @@ public class WorkerEventsController {
     /**
      * The usage this body reports.
      *
-     * @throws io.agentteams.platform.problem.Refusal {@code invalid-usage} for amounts out of
-     *     range, {@code invalid-model} (naming the field) for a model that is not a bounded
-     *     printable name
+     * @throws io.agentteams.platform.problem.Refusal {@code invalid-usage} for amounts out of range
+     *     (a negative one naming its field), {@code invalid-model} (naming the field) for a model
+     *     that is not a bounded printable name
      */
     public Usage toUsage() {
       if (model != null) {
         Usage.checkModel(model);
       }
+      refuseNegative("tokens", tokens);
+      refuseNegative("input_tokens", inputTokens);
+      refuseNegative("output_tokens", outputTokens);
+      refuseNegative("cost", cost);
+      refuseNegative("cost_units", costUnits);
       try {
         long in = orZero(inputTokens);
         long out = orZero(outputTokens);
@@ -163,6 +170,17 @@ public class WorkerEventsController {
         return new Usage(total, spent, in, out, model);
       } catch (IllegalArgumentException | ArithmeticException e) {
         throw WebProblems.invalid("invalid-usage", e.getMessage());
+      }
+    }
+
+    /** A negative amount is refused, not read as none: a report is a total, never a refund. */
+    private static void refuseNegative(String field, @Nullable Long amount) {
+      if (amount != null && amount < 0) {
+        throw new ProblemException(
+            ProblemException.Kind.INVALID,
+            "invalid-usage",
+            field + " cannot be negative",
+            Map.of("field", field));
       }
     }
   }

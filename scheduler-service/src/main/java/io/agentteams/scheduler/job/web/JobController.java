@@ -1,6 +1,7 @@
 package io.agentteams.scheduler.job.web;
 
 import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.web.WebProblems;
 import io.agentteams.scheduler.job.application.JobCommands;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -33,6 +34,31 @@ public class JobController {
   public Mono<JobView> get(Caller.Owner owner, @PathVariable UUID jobId) {
     return commands.find(owner, jobId).map(job -> JobView.of(job, json));
   }
+
+  /**
+   * Whether the calling member's job is still live: the gateway asks on every use of a job-scoped
+   * member token. The job must be the caller's own (its owner, team and member); any other job, or
+   * none, is not found.
+   */
+  @GetMapping("/api/internal/v1/jobs/{jobId}/liveness")
+  public Mono<Liveness> liveness(Caller.Member member, @PathVariable UUID jobId) {
+    return commands
+        .find(new Caller.Owner(member.ownerId()), jobId)
+        .filter(
+            job ->
+                job.spec().teamId().equals(member.teamId())
+                    && job.spec().target().name().equals(member.member()))
+        .map(job -> new Liveness(jobId, !job.state().finished()))
+        .switchIfEmpty(Mono.error(() -> WebProblems.notFound("job", jobId)));
+  }
+
+  /**
+   * Whether a member's job is live.
+   *
+   * @param jobId the job
+   * @param live false once it has ended (completed, failed, cancelled, interrupted)
+   */
+  public record Liveness(UUID jobId, boolean live) {}
 
   /** Answers a clarification with {@code text}, or an interrupt with a JSON {@code response}. */
   @PostMapping("/api/v1/jobs/{jobId}/answer")

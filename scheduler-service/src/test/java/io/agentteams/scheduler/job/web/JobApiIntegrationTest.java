@@ -65,6 +65,44 @@ class JobApiIntegrationTest extends SchedulerIntegrationTest {
   }
 
   @Test
+  void aJobIsLiveForItsOwnMemberUntilItEndsAndNotFoundForAnyOtherMember() {
+    String erin = unique("erin");
+    Teams.Team team = teams.create(erin, Map.of("one", unique("agent"), "two", unique("agent")));
+    UUID job = request(team, List.of("one"), "Work").get(0);
+
+    liveness(member(team, "one", job), job)
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.live")
+        .isEqualTo(true);
+    liveness(member(team, "two", job), job).expectStatus().isNotFound();
+    UUID missing = UUID.randomUUID();
+    liveness(member(team, "one", missing), missing).expectStatus().isNotFound();
+
+    web.post()
+        .uri("/api/v1/jobs/{id}/cancel", job)
+        .header("Authorization", owner(erin))
+        .exchange()
+        .expectStatus()
+        .isOk();
+    liveness(member(team, "one", job), job)
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.live")
+        .isEqualTo(false);
+  }
+
+  private org.springframework.test.web.reactive.server.WebTestClient.ResponseSpec liveness(
+      String token, UUID job) {
+    return web.get()
+        .uri("/api/internal/v1/jobs/{id}/liveness", job)
+        .header("Authorization", token)
+        .exchange();
+  }
+
+  @Test
   void retryingWithTheSameKeyReturnsTheSameJobsAndAnotherBodyWithTheKeyIsRefused() {
     String bob = unique("bob");
     Teams.Team team = teams.create(bob, Map.of("one", unique("agent"), "two", unique("agent")));
