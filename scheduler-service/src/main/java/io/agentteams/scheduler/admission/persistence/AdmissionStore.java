@@ -71,7 +71,7 @@ public class AdmissionStore {
           FROM job
           WHERE state IN ('queued', 'admitted', 'running', 'waiting_input', 'waiting_worker',
                           'unknown')
-          ORDER BY conversation_id, seq
+          ORDER BY conversation_id, conversation_rank, seq
       ), ranked AS (
           SELECT h.*, row_number() OVER (PARTITION BY owner_id ORDER BY queue_position) AS rank
           FROM heads h
