@@ -121,6 +121,21 @@ class InterruptIntegrationTest extends SchedulerIntegrationTest {
   }
 
   @Test
+  void aJobNoRuntimeHasTakenCannotBeInterruptedOnlyCancelled() {
+    String sven = unique("sven");
+    Teams.Team team = teams.create(sven, Map.of("lead", unique("agent"), "one", unique("agent")));
+    UUID untaken = request(team, List.of("one"), "Nobody is listening").get(0);
+    await().atMost(PATIENCE).until(() -> !"queued".equals(state(team, untaken)));
+    String before = state(team, untaken);
+
+    Map<?, ?> refused = interrupt(team, untaken, owner(sven), 409);
+
+    assertThat(refused.get("code")).isEqualTo("job-state-conflict");
+    assertThat(refused.get("state")).isEqualTo(before).isIn("admitted", "waiting_worker");
+    assertThat(state(team, untaken)).isEqualTo(before);
+  }
+
+  @Test
   void anInterruptingRequestRunsNextAheadOfRequestsQueuedEarlierInTheConversation() {
     String rhea = unique("rhea");
     String agent = unique("agent");
