@@ -155,6 +155,16 @@ public class AdmissionStore {
         .one();
   }
 
+  /** Slots each owner holds now; an owner holding none is not named. */
+  public Mono<Map<String, Integer>> heldByOwner() {
+    return db.sql(
+            "SELECT j.owner_id, count(*) AS held FROM admission_slot s"
+                + " JOIN job j ON j.id = s.job_id GROUP BY j.owner_id")
+        .map(row -> Map.entry(row.get("owner_id", String.class), row.get("held", Long.class)))
+        .all()
+        .collectMap(Map.Entry::getKey, entry -> entry.getValue().intValue());
+  }
+
   /** Slots held now, by any job. */
   public Mono<Integer> heldSlots() {
     return db.sql("SELECT count(*) AS held FROM admission_slot WHERE job_id IS NOT NULL")
