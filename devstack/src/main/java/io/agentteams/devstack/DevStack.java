@@ -65,7 +65,11 @@ public final class DevStack {
           "spring.kafka.consumer.properties.session.timeout.ms",
           10_000,
           "spring.kafka.consumer.properties.heartbeat.interval.ms",
-          1_000);
+          1_000,
+          // One Postgres serves every service: a gateway whose services cannot reach it answers
+          // 503 to every call, so it is not ready either.
+          "agentteams.gateway.readiness.check-services",
+          true);
 
   private DevStack() {}
 
@@ -94,6 +98,8 @@ public final class DevStack {
             settings.home().resolve("postgres"),
             settings.home().resolve("binaries"),
             settings.postgresPort());
+    // A Postgres that crashes or is killed is started again: the services' pools reconnect.
+    postgres.superviseEvery(Duration.ofSeconds(1));
     AtomicReference<Running> running = new AtomicReference<>();
     CountDownLatch stopped = new CountDownLatch(1);
     // Registered before the parts start, so that a stop while they start stops them too.
