@@ -42,6 +42,9 @@ import org.springframework.boot.logging.LoggingSystem;
  *       port.mailbox-service} (8082), {@code port.task-board-service} (8083), {@code
  *       port.scheduler-service} (8084);
  *   <li>{@code demo} — {@code true} (default): start the live demo team once the stack is up;
+ *   <li>{@code loopback-agents} — {@code true} (default): webhook and A2A agents may listen on
+ *       127.0.0.1 (the outbound guard allows {@code 127.0.0.1/32}, nothing else private); {@code
+ *       false} refuses them as production does;
  *   <li>{@code stop-with-parent} — set by the run command: stop when Maven does.
  * </ul>
  */
@@ -71,7 +74,20 @@ public final class DevStack {
           "agentteams.gateway.readiness.check-services",
           true);
 
+  /** Loopback agents allowed: DEVELOPMENT ONLY, the chart and compose keep the guard's default. */
+  static final Map<String, Object> LOOPBACK_AGENTS =
+      Map.of("agentteams.outbound.allow-cidrs", "127.0.0.1/32");
+
   private DevStack() {}
+
+  /** What every service of this stack gets besides its own configuration. */
+  static Map<String, Object> developmentProperties(DevStackSettings settings) {
+    Map<String, Object> properties = new LinkedHashMap<>(DEVELOPMENT_PROPERTIES);
+    if (settings.loopbackAgents()) {
+      properties.putAll(LOOPBACK_AGENTS);
+    }
+    return properties;
+  }
 
   public static void main(String[] args) throws InterruptedException {
     long started = System.nanoTime();
@@ -150,6 +166,7 @@ public final class DevStack {
                     (development identity only; send it as 'Authorization: Bearer <access_token>')
           Services: team %s, mailbox %s, task-board %s, scheduler %s
           Kafka %s, Postgres 127.0.0.1:%d%s
+          Agents:   %s
         Press Ctrl+C to stop.
         %n""",
         Duration.ofNanos(System.nanoTime() - started).toSeconds(),
@@ -164,7 +181,11 @@ public final class DevStack {
         stack.url(Service.SCHEDULER),
         stack.kafkaBootstrapServers(),
         postgres.port(),
-        stack.processes());
+        stack.processes(),
+        settings.loopbackAgents()
+            ? "webhook and A2A endpoints on 127.0.0.1 are allowed (development only;"
+                + " -Dagentteams.devstack.loopback-agents=false refuses them)"
+            : "endpoints on 127.0.0.1 are refused, as in production");
     if (Boolean.parseBoolean(System.getProperty("agentteams.devstack.demo", "true"))) {
       startDemo(gateway, demo);
     }
@@ -220,7 +241,7 @@ public final class DevStack {
   }
 
   private static Running single(DevStackSettings settings, LocalPostgres postgres) {
-    Map<String, Object> properties = new LinkedHashMap<>(DEVELOPMENT_PROPERTIES);
+    Map<String, Object> properties = developmentProperties(settings);
     // One replica of each, whose name survives a restart of the stack.
     properties.put("agentteams.consumer.instance-id", "devstack");
     return new Running() {
@@ -292,7 +313,7 @@ public final class DevStack {
                 settings.kafkaPort(),
                 settings.kafkaControllerPort(),
                 databases(postgres),
-                DEVELOPMENT_PROPERTIES,
+                developmentProperties(settings),
                 true));
     return new Running() {
       @Override
