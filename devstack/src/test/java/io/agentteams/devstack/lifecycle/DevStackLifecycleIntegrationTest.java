@@ -79,6 +79,22 @@ class DevStackLifecycleIntegrationTest {
 
   @Test
   @Order(1)
+  void theTerminalShowsTheStacksProgressAndTheBannerWhileEverythingElseGoesToTheLogFile()
+      throws Exception {
+    String output = first.output();
+    String beforeBanner = output.substring(0, output.indexOf("Agent Teams is up"));
+    Path logFile = dir.resolve("devstack/logs/stack.log").toAbsolutePath();
+
+    // Without the split, Kafka's and Spring's INFO lines ran to thousands before the banner.
+    assertThat(beforeBanner.lines().count()).as(beforeBanner).isLessThan(80);
+    assertThat(beforeBanner).doesNotContain("org.apache.kafka").doesNotContain("Netty started");
+    assertThat(output).contains("Logs:     " + logFile);
+    String logged = Files.readString(logFile);
+    assertThat(logged).contains("Netty started").contains("INFO");
+  }
+
+  @Test
+  @Order(1)
   void webhookAndA2aAgentsOnLoopbackRegisterAndTheBannerSaysSo() {
     Api api = new Api(first.gatewayUrl());
     String token = api.ownerToken("lina");
