@@ -2,13 +2,15 @@
 // 127.0.0.1 only, on two ports: one whose card says it streams, one whose card says it does not
 // (so its tasks are followed by polling). Its behaviour is chosen by the text it receives:
 //   "ask: ..."   asks a question (input-required), then completes with the answer it was given
+//   "asks: ..."  the same, but the stream answering the follow-up starts with a status update, not
+//                the task (as the Python A2A SDK's server does)
 //   "hold: ..."  works until it is cancelled
 //   "gate: ..."  works until GET /release?task=<id> lets it complete (or it is cancelled)
 //   "fail: ..."  fails with a reason
 //   "deny: ..."  answers auth-required, then completes once released (GET /release?task=<id>)
 //   otherwise    completes with an artifact that echoes the text
-// GET /log tells the test every JSON-RPC method called, every message the agent received and every
-// task it was asked to cancel.
+// GET /log tells the test every JSON-RPC method called (with the task id it names, if any), every
+// message the agent received and every task it was asked to cancel.
 // It prints one line "ready <streamingPort> <pollingPort>" once both ports listen.
 import express from 'express';
 import { AGENT_CARD_PATH, TaskState, Role } from '@a2a-js/sdk';
@@ -19,6 +21,8 @@ const received = [];
 const cancelled = [];
 const calls = [];
 const holding = new Map();
+// Tasks whose follow-up streams start with a status update (the "asks:" ones).
+const statusFirst = new Set();
 
 const text = (value) => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: 'text/plain' });
 const textOf = (message) =>
@@ -47,7 +51,10 @@ const executor = {
     }
     bus.publish(status(taskId, contextId, TaskState.TASK_STATE_WORKING, undefined));
     const original = ctx.task ? textOf(ctx.task.history?.[0]) : input;
-    if (original.startsWith('ask:') && !ctx.task) {
+    if (original.startsWith('asks:') && !ctx.task) {
+      statusFirst.add(taskId);
+    }
+    if ((original.startsWith('ask:') || original.startsWith('asks:')) && !ctx.task) {
       bus.publish(status(taskId, contextId, TaskState.TASK_STATE_INPUT_REQUIRED,
         agentMessage(taskId, contextId, 'Which colour should it be?')));
       bus.finished();
@@ -129,7 +136,22 @@ async function serve(streaming) {
   const handler = new DefaultRequestHandler(card(port, streaming), new InMemoryTaskStore(), executor);
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler }));
   app.use('/a2a/jsonrpc', express.json(), (req, res, next) => {
-    calls.push({ port, method: req.body?.method, version: req.get('A2A-Version') ?? null });
+    calls.push({ port, method: req.body?.method, version: req.get('A2A-Version') ?? null,
+      taskId: req.body?.params?.id ?? null });
+    const continued = req.body?.params?.message?.taskId;
+    if (req.body?.method === 'SendStreamingMessage' && statusFirst.has(continued)) {
+      // The SDK's server insists on opening a stream with the task; the Python SDK's server opens a
+      // continued task's stream with a status update, so the task event is left out here.
+      const write = res.write.bind(res);
+      let skipped = false;
+      res.write = (chunk, ...rest) => {
+        if (!skipped && String(chunk).includes('"task":{')) {
+          skipped = true;
+          return true;
+        }
+        return write(chunk, ...rest);
+      };
+    }
     next();
   });
   app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));

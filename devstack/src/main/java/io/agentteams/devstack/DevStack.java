@@ -42,6 +42,9 @@ import org.springframework.boot.logging.LoggingSystem;
  *       port.mailbox-service} (8082), {@code port.task-board-service} (8083), {@code
  *       port.scheduler-service} (8084);
  *   <li>{@code demo} — {@code true} (default): start the live demo team once the stack is up;
+ *   <li>{@code loopback-agents} — {@code true} (default): webhook and A2A agents may listen on
+ *       127.0.0.1 (the outbound guard allows {@code 127.0.0.1/32}, nothing else private); {@code
+ *       false} refuses them as production does;
  *   <li>{@code stop-with-parent} — set by the run command: stop when Maven does.
  * </ul>
  */
@@ -65,18 +68,55 @@ public final class DevStack {
           "spring.kafka.consumer.properties.session.timeout.ms",
           10_000,
           "spring.kafka.consumer.properties.heartbeat.interval.ms",
-          1_000);
+          1_000,
+          // One Postgres serves every service: a gateway whose services cannot reach it answers
+          // 503 to every call, so it is not ready either.
+          "agentteams.gateway.readiness.check-services",
+          true,
+          // A stream still open at a stop (the console's, a worker's) would hold each service's
+          // graceful shutdown for its default 30 s: a stop of the stack takes seconds instead.
+          "spring.lifecycle.timeout-per-shutdown-phase",
+          "2s");
+
+  /** Loopback agents allowed: DEVELOPMENT ONLY, the chart and compose keep the guard's default. */
+  static final Map<String, Object> LOOPBACK_AGENTS =
+      Map.of("agentteams.outbound.allow-cidrs", "127.0.0.1/32");
+
+  /** The single mode's logging: the terminal quiet, everything in {@code <dir>/logs/stack.log}. */
+  static final String RUN_LOGGING = "devstack-run-logback.xml";
 
   private DevStack() {}
 
+  /** What every service of this stack gets besides its own configuration. */
+  static Map<String, Object> developmentProperties(DevStackSettings settings) {
+    Map<String, Object> properties = new LinkedHashMap<>(DEVELOPMENT_PROPERTIES);
+    if (settings.loopbackAgents()) {
+      properties.putAll(LOOPBACK_AGENTS);
+    }
+    return properties;
+  }
+
   public static void main(String[] args) throws InterruptedException {
     long started = System.nanoTime();
-    StopWithParent.watchIfAsked();
     DevStackSettings settings = DevStackSettings.fromSystemProperties();
-    if (settings.mode() == DevStackSettings.Mode.PROCESSES
-        && System.getProperty("logback.configurationFile") == null) {
-      // Before anything logs: no service runs in this JVM to set up its logging.
-      System.setProperty("logback.configurationFile", "devstack-supervisor-logback.xml");
+    boolean ownLogging = System.getProperty("logback.configurationFile") == null;
+    if (ownLogging) {
+      // Before anything logs. Processes mode: no service runs in this JVM, each part logs to its
+      // own file. Single mode: the terminal shows progress, warnings and errors, the log file all.
+      System.setProperty("agentteams.devstack.logs", settings.home().resolve("logs").toString());
+      System.setProperty(
+          "logback.configurationFile",
+          settings.mode() == DevStackSettings.Mode.PROCESSES
+              ? "devstack-supervisor-logback.xml"
+              : RUN_LOGGING);
+    }
+    // After the logging set-up: this is the first class that logs.
+    StopWithParent.watchIfAsked();
+    boolean quietServices = ownLogging && settings.mode() == DevStackSettings.Mode.SINGLE;
+    if (quietServices) {
+      // Logback is set up now; each service's start sets it up again from logging.config (and
+      // warns about this property if it is still set).
+      System.clearProperty("logback.configurationFile");
     }
     FolderLock folder;
     try {
@@ -94,6 +134,8 @@ public final class DevStack {
             settings.home().resolve("postgres"),
             settings.home().resolve("binaries"),
             settings.postgresPort());
+    // A Postgres that crashes or is killed is started again: the services' pools reconnect.
+    postgres.superviseEvery(Duration.ofSeconds(1));
     AtomicReference<Running> running = new AtomicReference<>();
     CountDownLatch stopped = new CountDownLatch(1);
     // Registered before the parts start, so that a stop while they start stops them too.
@@ -122,7 +164,7 @@ public final class DevStack {
       stack =
           settings.mode() == DevStackSettings.Mode.PROCESSES
               ? processes(settings, postgres)
-              : single(settings, postgres);
+              : single(settings, postgres, quietServices);
       running.set(stack);
       stack.start();
     } catch (RuntimeException e) {
@@ -144,6 +186,8 @@ public final class DevStack {
                     (development identity only; send it as 'Authorization: Bearer <access_token>')
           Services: team %s, mailbox %s, task-board %s, scheduler %s
           Kafka %s, Postgres 127.0.0.1:%d%s
+          Agents:   %s
+          Logs:     %s
         Press Ctrl+C to stop.
         %n""",
         Duration.ofNanos(System.nanoTime() - started).toSeconds(),
@@ -158,7 +202,15 @@ public final class DevStack {
         stack.url(Service.SCHEDULER),
         stack.kafkaBootstrapServers(),
         postgres.port(),
-        stack.processes());
+        stack.processes(),
+        settings.loopbackAgents()
+            ? "webhook and A2A endpoints on 127.0.0.1 are allowed (development only;"
+                + " -Dagentteams.devstack.loopback-agents=false refuses them)"
+            : "endpoints on 127.0.0.1 are refused, as in production",
+        settings.mode() == DevStackSettings.Mode.PROCESSES
+            ? settings.home().resolve("logs") + " (one file per process)"
+            : settings.home().resolve("logs/stack.log")
+                + " (the terminal shows warnings and errors only)");
     if (Boolean.parseBoolean(System.getProperty("agentteams.devstack.demo", "true"))) {
       startDemo(gateway, demo);
     }
@@ -213,8 +265,13 @@ public final class DevStack {
     return databases;
   }
 
-  private static Running single(DevStackSettings settings, LocalPostgres postgres) {
-    Map<String, Object> properties = new LinkedHashMap<>(DEVELOPMENT_PROPERTIES);
+  private static Running single(
+      DevStackSettings settings, LocalPostgres postgres, boolean quietServices) {
+    Map<String, Object> properties = developmentProperties(settings);
+    if (quietServices) {
+      // Each service's start sets logging up again: with the same file, so it stays quiet.
+      properties.put("logging.config", "classpath:" + RUN_LOGGING);
+    }
     // One replica of each, whose name survives a restart of the stack.
     properties.put("agentteams.consumer.instance-id", "devstack");
     return new Running() {
@@ -286,7 +343,7 @@ public final class DevStack {
                 settings.kafkaPort(),
                 settings.kafkaControllerPort(),
                 databases(postgres),
-                DEVELOPMENT_PROPERTIES,
+                developmentProperties(settings),
                 true));
     return new Running() {
       @Override

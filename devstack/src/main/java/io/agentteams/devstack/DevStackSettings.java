@@ -16,6 +16,8 @@ import java.util.Map;
  * @param kafkaPort the broker's client port
  * @param kafkaControllerPort the broker's controller port
  * @param ports each service's port
+ * @param loopbackAgents whether webhook and A2A agents may have endpoints on 127.0.0.1, so agents
+ *     on the developer's machine can be tried (DEVELOPMENT ONLY; the chart and compose refuse it)
  */
 public record DevStackSettings(
     Path home,
@@ -24,7 +26,8 @@ public record DevStackSettings(
     int postgresPort,
     int kafkaPort,
     int kafkaControllerPort,
-    Map<Service, Integer> ports) {
+    Map<Service, Integer> ports,
+    boolean loopbackAgents) {
 
   /** How the parts run. */
   public enum Mode {
@@ -72,6 +75,7 @@ public record DevStackSettings(
         Integer.getInteger(PREFIX + "postgres-port", 5433),
         Integer.getInteger(PREFIX + "kafka-port", 9092),
         Integer.getInteger(PREFIX + "kafka-controller-port", 9093),
-        ports);
+        ports,
+        Boolean.parseBoolean(System.getProperty(PREFIX + "loopback-agents", "true")));
   }
 }

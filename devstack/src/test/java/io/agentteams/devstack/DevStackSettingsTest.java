@@ -44,6 +44,50 @@ class DevStackSettingsTest {
     assertThat(documentedSettings()).containsAll(expected);
   }
 
+  @Test
+  void theRunCommandHandsEveryDocumentedSettingOnToTheStack() throws IOException {
+    String pom = Files.readString(Path.of("pom.xml"));
+    String run = pom.substring(pom.indexOf("<id>run</id>"));
+    run = run.substring(0, run.indexOf("</profile>"));
+    List<String> settings = settingNames();
+    assertThat(settings).contains("dir", "mode", "replicas", "demo", "port.ui-gateway");
+
+    for (String setting : settings) {
+      if (setting.equals("stop-with-parent")) {
+        assertThat(run).contains("<argument>-D" + PREFIX + setting + "=true</argument>");
+        continue;
+      }
+      String property = PREFIX + setting;
+      assertThat(run)
+          .as("-D%s given to the run command reaches the stack", property)
+          .contains("<argument>-D" + property + "=${" + property + "}</argument>");
+      assertThat(run)
+          .as("%s has a default in the run profile", property)
+          .containsPattern(
+              "<" + Pattern.quote(property) + ">[^<]+</" + Pattern.quote(property) + ">");
+    }
+  }
+
+  /**
+   * The settings the Javadoc's list names: in each item, the names before its dash (what follows it
+   * describes values).
+   */
+  private static List<String> settingNames() throws IOException {
+    String source =
+        Files.readString(Path.of("src/main/java/io/agentteams/devstack/DevStack.java"))
+            .replaceAll("\\n\\s*\\*\\s*", " ");
+    String list = source.substring(source.indexOf("<ul>"), source.indexOf("</ul>"));
+    List<String> names = new ArrayList<>();
+    for (String item : list.split("<li>")) {
+      int dash = item.indexOf(" — ");
+      Matcher code = CODE.matcher(dash < 0 ? item : item.substring(0, dash));
+      while (code.find()) {
+        names.add(code.group(1));
+      }
+    }
+    return names;
+  }
+
   /** The {@code {@code name}}s of the settings list in DevStack's class Javadoc. */
   private static List<String> documentedSettings() throws IOException {
     String source =

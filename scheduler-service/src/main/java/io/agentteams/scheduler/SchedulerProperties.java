@@ -157,6 +157,7 @@ public record SchedulerProperties(
    * @param maxPerPass the most jobs one pass admits, which bounds a pass's time
    * @param stepTimeout the longest one pass may take before it is abandoned and rolled back
    * @param ownerWeights admission attempts per round for owners that get more than one
+   * @param ownerCeiling the most slots one owner may hold at once; 0 (the default) for no ceiling
    * @param metricsInterval how often queue depths and fairness are measured
    * @param fairnessWindow the span of recent admissions the fairness gauge looks at
    */
@@ -167,6 +168,7 @@ public record SchedulerProperties(
       @DefaultValue("64") int maxPerPass,
       @DefaultValue("5s") Duration stepTimeout,
       @DefaultValue Map<String, Integer> ownerWeights,
+      @DefaultValue("0") int ownerCeiling,
       @DefaultValue("10s") Duration metricsInterval,
       @DefaultValue("5m") Duration fairnessWindow) {
 
@@ -177,6 +179,10 @@ public record SchedulerProperties(
       if (maxPerPass < 1) {
         throw new IllegalArgumentException(
             "agentteams.scheduler.admission.max-per-pass must be >= 1");
+      }
+      if (ownerCeiling < 0) {
+        throw new IllegalArgumentException(
+            "agentteams.scheduler.admission.owner-ceiling must be >= 0 (0 for none)");
       }
       ownerWeights = Map.copyOf(ownerWeights);
     }

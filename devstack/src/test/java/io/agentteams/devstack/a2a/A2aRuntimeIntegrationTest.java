@@ -131,6 +131,26 @@ class A2aRuntimeIntegrationTest {
   }
 
   @Test
+  void aContinuedTaskWhoseStreamStartsWithAStatusUpdateIsFollowedAtOnce() throws Exception {
+    String job = request("lead", "asks: paint the gate", "asks-1");
+    await()
+        .atMost(PATIENCE)
+        .until(
+            () -> api.get("/api/v1/jobs/" + job, owner).ok().get("state").asString(),
+            "waiting_input"::equals);
+
+    api.post("/api/v1/jobs/" + job + "/answer", owner, Map.of("text", "green")).ok();
+
+    JsonNode done = finished(job);
+    assertThat(done.get("state").asString()).isEqualTo("completed");
+    assertThat(done.get("result").get("answer").asString()).isEqualTo("painted it green");
+    String task = received(job).get(0).get("taskId").asString();
+    assertThat(followUps(task)).hasSize(1);
+    // Followed on the answer's own stream: never left to lapse and reconciled with GetTask.
+    assertThat(callsNaming(task, "GetTask")).isZero();
+  }
+
+  @Test
   void aJobCancelledHereCancelsItsTaskAtTheAgent() throws Exception {
     String job = request("lead", "hold: until told", "hold-1");
     await()
@@ -355,6 +375,18 @@ class A2aRuntimeIntegrationTest {
       }
     }
     return methods;
+  }
+
+  /** Calls of {@code method} that named the task. */
+  private static int callsNaming(String task, String method) throws Exception {
+    int calls = 0;
+    for (JsonNode call : peer.log().get("calls")) {
+      if (method.equals(call.get("method").asString())
+          && task.equals(call.path("taskId").asString(""))) {
+        calls++;
+      }
+    }
+    return calls;
   }
 
   private static int count(List<String> methods, String method) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentteams.devstack.support.Api;
 import io.agentteams.devstack.support.DevStackProcess;
+import io.agentteams.platform.embedded.FreePorts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -74,6 +75,73 @@ class DevStackLifecycleIntegrationTest {
         .isEqualTo(201);
     assertThat(api.get("/api/v1/agents/still-serving", token).ok().get("name").asString())
         .isEqualTo("Written after the refused start");
+  }
+
+  @Test
+  @Order(1)
+  void theTerminalShowsTheStacksProgressAndTheBannerWhileEverythingElseGoesToTheLogFile()
+      throws Exception {
+    String output = first.output();
+    String beforeBanner = output.substring(0, output.indexOf("Agent Teams is up"));
+    Path logFile = dir.resolve("devstack/logs/stack.log").toAbsolutePath();
+
+    // Without the split, Kafka's and Spring's INFO lines ran to thousands before the banner.
+    assertThat(beforeBanner.lines().count()).as(beforeBanner).isLessThan(80);
+    assertThat(beforeBanner).doesNotContain("org.apache.kafka").doesNotContain("Netty started");
+    assertThat(output).contains("Logs:     " + logFile);
+    String logged = Files.readString(logFile);
+    assertThat(logged).contains("Netty started").contains("INFO");
+  }
+
+  @Test
+  @Order(1)
+  void webhookAndA2aAgentsOnLoopbackRegisterAndTheBannerSaysSo() {
+    Api api = new Api(first.gatewayUrl());
+    String token = api.ownerToken("lina");
+    int port = FreePorts.next();
+
+    var webhook =
+        api.post(
+            "/api/v1/agents",
+            token,
+            Map.of(
+                "id",
+                "local-webhook",
+                "name",
+                "A webhook agent on this machine",
+                "runtime",
+                Map.of("kind", "webhook", "endpoint", "http://127.0.0.1:" + port + "/hook")));
+    var a2a =
+        api.post(
+            "/api/v1/agents",
+            token,
+            Map.of(
+                "id",
+                "local-a2a",
+                "name",
+                "An A2A agent on this machine",
+                "runtime",
+                Map.of("kind", "a2a", "endpoint", "http://127.0.0.1:" + port)));
+
+    assertThat(webhook.status()).as(webhook.raw()).isEqualTo(201);
+    assertThat(webhook.body().get("webhook_secret").asString()).startsWith("whsec_");
+    assertThat(a2a.status()).as(a2a.raw()).isEqualTo(201);
+    // Loopback only: another private address stays refused.
+    var privateAddress =
+        api.post(
+            "/api/v1/agents",
+            token,
+            Map.of(
+                "id",
+                "lan-webhook",
+                "name",
+                "Elsewhere on the network",
+                "runtime",
+                Map.of("kind", "webhook", "endpoint", "http://10.1.2.3/hook")));
+    assertThat(privateAddress.status()).isEqualTo(400);
+    assertThat(first.output())
+        .contains("webhook and A2A endpoints on 127.0.0.1 are allowed")
+        .contains("-Dagentteams.devstack.loopback-agents=false");
   }
 
   @Test

@@ -122,6 +122,25 @@ class ScheduleToStartIntegrationTest extends SchedulerIntegrationTest {
   }
 
   @Test
+  void aJobOfAPullAgentWithNoWorkerConnectedWaitsForOneAtOnceAndRunsWhenOneConnects() {
+    String una = unique("una");
+    String agent = unique("agent");
+    teams.pullAgent(una, agent);
+    Teams.Team team = teams.create(una, Map.of("one", agent, "two", unique("agent")));
+
+    UUID job = request(team, List.of("one"), "Anyone there?").get(0);
+
+    // Without the clock moving past the offer time-out: it does not show as starting meanwhile.
+    Map<?, ?> waiting =
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> job(team, job), j -> "waiting_worker".equals(j.get("state")));
+    assertThat((String) waiting.get("waiting_reason")).startsWith("no worker connected");
+    TestWorker worker = worker(una, agent, 30);
+    assertThat(TestWorker.jobId(worker.nextOffer())).isEqualTo(job);
+  }
+
+  @Test
   void aWorkerIsOfferedNoMoreJobsThanItAskedForAndTheNextAsSoonAsOneEnds() {
     String cal = unique("cal");
     String agent = unique("agent");

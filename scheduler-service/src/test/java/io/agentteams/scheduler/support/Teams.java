@@ -3,6 +3,7 @@ package io.agentteams.scheduler.support;
 import static org.awaitility.Awaitility.await;
 
 import io.agentteams.contracts.Topics;
+import io.agentteams.contracts.agent.AgentRuntimeChanged;
 import io.agentteams.contracts.team.RosterMember;
 import io.agentteams.contracts.team.TeamCreated;
 import io.agentteams.platform.event.EventCodec;
@@ -81,6 +82,34 @@ public final class Teams {
     Team team = new Team(teamId, ownerId, Map.copyOf(members));
     created.add(team);
     return team;
+  }
+
+  /**
+   * Says, as team-service does when an agent is registered, that the owner's agent runs as a pull
+   * worker, and waits until the scheduler knows it.
+   */
+  public void pullAgent(String ownerId, String agentId) {
+    AgentRuntimeChanged event =
+        new AgentRuntimeChanged(ownerId, agentId, "pull", null, null, null, null, 1);
+    EventEnvelope envelope =
+        codec.envelope(event, AgentRuntimeChanged.key(ownerId, agentId), ownerId, 1, null);
+    kafka
+        .send(
+            Topics.AGENT_RUNTIMES, AgentRuntimeChanged.key(ownerId, agentId), codec.write(envelope))
+        .join();
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                db.sql(
+                            "SELECT count(*) AS n FROM push_agent WHERE owner_id = :owner"
+                                + " AND agent_id = :agent AND runtime_kind = 'pull'")
+                        .bind("owner", ownerId)
+                        .bind("agent", agentId)
+                        .map(row -> row.get("n", Long.class))
+                        .one()
+                        .block()
+                    == 1);
   }
 
   /** Cancels every unfinished job of the teams this fixture created. */

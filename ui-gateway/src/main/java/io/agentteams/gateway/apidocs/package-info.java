@@ -1,4 +1,7 @@
-/** One API description for the whole public API, merged from the services' own. */
+/**
+ * The public API's descriptions: one OpenAPI document merged from the services' own, and the
+ * AsyncAPI document of the streams.
+ */
 @NullMarked
 package io.agentteams.gateway.apidocs;
 

@@ -362,6 +362,7 @@ public class TeamEventFeed {
         buffer.asFlux().filter(e -> snapshot.cursor().precedes(e.topic(), e.offset()));
     Flux<StreamItem> events =
         Flux.concat(missed, after)
+            .filter(new SentOnce(from == null ? EventCursor.start() : from))
             .filter(e -> e.ownerId().equals(ownerId) && filter.test(e))
             .map(StreamItem.Event::new);
     Flux<StreamItem> head =
@@ -481,6 +482,33 @@ public class TeamEventFeed {
                     }
                   });
         });
+  }
+
+  /**
+   * One connection's memory of how far it has gone on each topic: an event at or before that offset
+   * was sent already (or, resumed, was had before), so it is not sent again. A feed consumer that
+   * rejoins after a broker failure reads records again from its last commit; those that fell out of
+   * the window meanwhile would otherwise reach open streams twice, carrying the latest cursor.
+   */
+  private static final class SentOnce implements Predicate<FeedEvent> {
+
+    private final long[] upTo;
+
+    SentOnce(EventCursor from) {
+      upTo = new long[Topics.EVENT_TOPICS.size()];
+      for (int topic = 0; topic < upTo.length; topic++) {
+        upTo[topic] = from.offset(topic);
+      }
+    }
+
+    @Override
+    public boolean test(FeedEvent event) {
+      if (event.offset() <= upTo[event.topic()]) {
+        return false;
+      }
+      upTo[event.topic()] = event.offset();
+      return true;
+    }
   }
 
   /** What a stream carries. */

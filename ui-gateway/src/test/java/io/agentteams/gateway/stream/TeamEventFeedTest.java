@@ -255,6 +255,32 @@ class TeamEventFeedTest {
   }
 
   @Test
+  void aConsumerReadingRecordsAgainAfterABrokerFailureSendsNoEventTwiceOnAnOpenStream() {
+    start(5, 50);
+    List<String> records = new ArrayList<>();
+    StepVerifier.create(feed.stream(team, "alice", Optional.empty(), e -> true))
+        .then(
+            () -> {
+              for (int i = 0; i < 10; i++) {
+                records.add(codec.write(publish("alice", "e" + i)));
+              }
+            })
+        .expectNextCount(10)
+        .then(
+            () -> {
+              // The feed's consumer rejoined and reads again from its last commit (offset 2): the
+              // first three fell out of the five-event window meanwhile.
+              for (int i = 2; i < 10; i++) {
+                feed.accept(Topics.TEAM_EVENTS, i, records.get(i));
+              }
+              publish("alice", "fresh");
+            })
+        .assertNext(i -> assertThat(texts(List.of(i))).containsExactly("fresh"))
+        .thenCancel()
+        .verify(Duration.ofSeconds(5));
+  }
+
+  @Test
   void showsARedeliveredEventOnceAndNeverAnotherOwnersEvents() {
     EventEnvelope once = publish("alice", "once");
     feed.accept(Topics.TEAM_EVENTS, offset++, codec.write(once));

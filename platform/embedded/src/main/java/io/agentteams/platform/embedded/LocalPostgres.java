@@ -15,7 +15,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,14 +46,21 @@ public final class LocalPostgres implements AutoCloseable {
   /** The prefix of system properties that set further server settings of the embedded Postgres. */
   public static final String SETTING_PREFIX = "agentteams.embedded.postgres.";
 
-  private final EmbeddedPostgres postgres;
+  private volatile EmbeddedPostgres postgres;
   private final FolderLock lock;
   private final Path dataDir;
+  private final Path binariesDir;
+  private final int port;
+  private volatile boolean closed;
+  private volatile @Nullable ScheduledExecutorService supervisor;
 
-  private LocalPostgres(EmbeddedPostgres postgres, FolderLock lock, Path dataDir) {
+  private LocalPostgres(
+      EmbeddedPostgres postgres, FolderLock lock, Path dataDir, Path binariesDir, int port) {
     this.postgres = postgres;
     this.lock = lock;
     this.dataDir = dataDir;
+    this.binariesDir = binariesDir;
+    this.port = port;
   }
 
   /**
@@ -67,32 +77,10 @@ public final class LocalPostgres implements AutoCloseable {
       Files.createDirectories(dataDir);
       Files.createDirectories(binariesDir);
       OrphanedPostmaster.resolve(dataDir);
-      EmbeddedPostgres.Builder builder =
-          EmbeddedPostgres.builder()
-              .setDataDirectory(dataDir)
-              .setCleanDataDirectory(false)
-              // The owner stops the server after its clients (see close()).
-              .setRegisterShutdownHook(false)
-              .setOverrideWorkingDirectory(binariesDir.toFile())
-              .setPort(port == 0 ? FreePorts.next() : port)
-              .setServerConfig("listen_addresses", "127.0.0.1")
-              .setServerConfig("max_connections", "300")
-              .setServerConfig("fsync", "on")
-              .setServerConfig("synchronous_commit", "on")
-              // Room for a benchmark's working set (a claim benchmark holds ~160,000 tasks): with
-              // 64 MB, statements evicted and wrote back dirty pages on their own time.
-              .setServerConfig("shared_buffers", "256MB")
-              // A fresh cluster has no old WAL segments to recycle, so it creates every one it
-              // fills; zero-filling a 16 MB segment held the WAL write lock for ~45 ms, stalling
-              // every commit of the server each time (pg_stat_io: 6 "init" writes, 262 ms, in 4 s
-              // of a claim benchmark). Unzeroed segments get their blocks as WAL is written; the
-              // commits stay durable. Long-running servers mostly recycle segments instead.
-              .setServerConfig("wal_init_zero", "off")
-              .setPGStartupWait(Duration.ofSeconds(60));
-      extraServerSettings().forEach(builder::setServerConfig);
-      EmbeddedPostgres postgres = builder.start();
+      int chosen = port == 0 ? FreePorts.next() : port;
+      EmbeddedPostgres postgres = launch(dataDir, binariesDir, chosen);
       log.info("Postgres listening on 127.0.0.1:{}, data in {}", postgres.getPort(), dataDir);
-      return new LocalPostgres(postgres, lock, dataDir);
+      return new LocalPostgres(postgres, lock, dataDir, binariesDir, chosen);
     } catch (IOException | RuntimeException e) {
       lock.close();
       if (e instanceof IOException io) {
@@ -100,6 +88,79 @@ public final class LocalPostgres implements AutoCloseable {
       }
       throw (RuntimeException) e;
     }
+  }
+
+  private static EmbeddedPostgres launch(Path dataDir, Path binariesDir, int port)
+      throws IOException {
+    EmbeddedPostgres.Builder builder =
+        EmbeddedPostgres.builder()
+            .setDataDirectory(dataDir)
+            .setCleanDataDirectory(false)
+            // The owner stops the server after its clients (see close()).
+            .setRegisterShutdownHook(false)
+            .setOverrideWorkingDirectory(binariesDir.toFile())
+            .setPort(port)
+            .setServerConfig("listen_addresses", "127.0.0.1")
+            .setServerConfig("max_connections", "300")
+            .setServerConfig("fsync", "on")
+            .setServerConfig("synchronous_commit", "on")
+            // Room for a benchmark's working set (a claim benchmark holds ~160,000 tasks): with
+            // 64 MB, statements evicted and wrote back dirty pages on their own time.
+            .setServerConfig("shared_buffers", "256MB")
+            // A fresh cluster has no old WAL segments to recycle, so it creates every one it
+            // fills; zero-filling a 16 MB segment held the WAL write lock for ~45 ms, stalling
+            // every commit of the server each time (pg_stat_io: 6 "init" writes, 262 ms, in 4 s
+            // of a claim benchmark). Unzeroed segments get their blocks as WAL is written; the
+            // commits stay durable. Long-running servers mostly recycle segments instead.
+            .setServerConfig("wal_init_zero", "off")
+            .setPGStartupWait(Duration.ofSeconds(60));
+    extraServerSettings().forEach(builder::setServerConfig);
+    return builder.start();
+  }
+
+  /**
+   * Starts the server again, on the same port and data, if its postmaster is gone (killed, or
+   * crashed) while this owner still holds it; Postgres recovers from its WAL as after any crash.
+   *
+   * @return whether it was started again
+   */
+  public synchronized boolean restartIfGone() {
+    if (closed || postmaster().isPresent()) {
+      return false;
+    }
+    log.warn("Postgres on 127.0.0.1:{} is gone; starting it again on {}", port, dataDir);
+    try {
+      // Releases the embedded library's hold on the folder; there is no server left to stop.
+      postgres.close();
+    } catch (IOException | RuntimeException e) {
+      log.debug("closing the stopped server: {}", e.toString());
+    }
+    try {
+      OrphanedPostmaster.resolve(dataDir);
+      postgres = launch(dataDir, binariesDir, port);
+      log.warn("Postgres is back on 127.0.0.1:{}", port);
+      return true;
+    } catch (IOException | RuntimeException e) {
+      log.warn("Postgres did not start again (next try shortly): {}", e.toString());
+      return false;
+    }
+  }
+
+  /**
+   * Watches the server every {@code interval} and starts it again when it is gone, until {@link
+   * #close()}: the embedded stack's database survives a {@code kill -9} of its postmaster.
+   */
+  public void superviseEvery(Duration interval) {
+    ScheduledExecutorService watch =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread thread = new Thread(runnable, "postgres-supervisor");
+              thread.setDaemon(true);
+              return thread;
+            });
+    watch.scheduleWithFixedDelay(
+        this::restartIfGone, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    supervisor = watch;
   }
 
   /**
@@ -140,7 +201,7 @@ public final class LocalPostgres implements AutoCloseable {
 
   /** The port the server listens on. */
   public int port() {
-    return postgres.getPort();
+    return port;
   }
 
   /** Creates the database unless it exists. */
@@ -204,6 +265,7 @@ public final class LocalPostgres implements AutoCloseable {
    * start recovers from the WAL), as a crash would, and releases the directory.
    */
   public void stopImmediately() {
+    stopSupervising();
     Optional<ProcessHandle> postmaster = postmaster();
     if (postmaster.isPresent()) {
       try {
@@ -224,16 +286,42 @@ public final class LocalPostgres implements AutoCloseable {
     close();
   }
 
+  /** No restart from here on: the owner stops the server. */
+  private void stopSupervising() {
+    ScheduledExecutorService watch = supervisor;
+    if (watch != null) {
+      watch.shutdownNow();
+    }
+    synchronized (this) {
+      closed = true;
+    }
+  }
+
   /** Stops the server (fast shutdown: clients are disconnected, data is checkpointed). */
   @Override
   public void close() {
+    stopSupervising();
     checkpoint();
+    Optional<ProcessHandle> running = postmaster();
     try {
       postgres.close();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
+      // The embedded library waits five seconds for the fast shutdown; a loaded machine can need
+      // longer, and the server goes on stopping: wait for it, so nothing outlives its owner.
+      running.ifPresent(LocalPostgres::awaitExit);
       lock.close();
+    }
+  }
+
+  private static void awaitExit(ProcessHandle postmaster) {
+    try {
+      postmaster.onExit().get(60, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      log.warn("Postgres (pid {}) did not stop within 60 s: {}", postmaster.pid(), e.toString());
     }
   }
 }

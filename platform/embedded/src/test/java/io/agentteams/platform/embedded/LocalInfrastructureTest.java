@@ -2,6 +2,7 @@ package io.agentteams.platform.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +12,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -79,6 +81,36 @@ class LocalInfrastructureTest {
       var rs = c.createStatement().executeQuery("SELECT v FROM t");
       assertThat(rs.next()).isTrue();
       assertThat(rs.getString(1)).isEqualTo("x");
+    }
+  }
+
+  @Test
+  void aSupervisedPostgresWhosePostmasterIsKilledIsStartedAgainWithItsData() throws Exception {
+    Path data = dir.resolve("pg-killed");
+    try (LocalPostgres pg = LocalPostgres.start(data, binaries(), 0)) {
+      pg.createDatabase("kept");
+      try (var c = DriverManager.getConnection(pg.jdbcUrl("kept"), LocalPostgres.USER, "")) {
+        c.createStatement().execute("CREATE TABLE t(v text); INSERT INTO t VALUES ('x')");
+      }
+      pg.superviseEvery(Duration.ofMillis(200));
+      ProcessHandle killed = pg.postmaster().orElseThrow();
+
+      killed.destroyForcibly();
+      killed.onExit().get(30, TimeUnit.SECONDS);
+
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .ignoreExceptions()
+          .untilAsserted(
+              () -> {
+                try (var c =
+                    DriverManager.getConnection(pg.jdbcUrl("kept"), LocalPostgres.USER, "")) {
+                  var rs = c.createStatement().executeQuery("SELECT v FROM t");
+                  assertThat(rs.next()).isTrue();
+                  assertThat(rs.getString(1)).isEqualTo("x");
+                }
+              });
+      assertThat(pg.postmaster()).get().isNotEqualTo(killed);
     }
   }
 

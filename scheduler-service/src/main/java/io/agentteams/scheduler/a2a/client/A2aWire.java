@@ -4,6 +4,7 @@ import io.agentteams.scheduler.a2a.domain.AgentCard;
 import io.agentteams.scheduler.a2a.domain.TaskSnapshot;
 import io.agentteams.scheduler.a2a.domain.TaskState;
 import io.agentteams.scheduler.job.domain.Usage;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -120,8 +121,8 @@ public final class A2aWire {
    * metadata.usage}, with the fields of a worker's report ({@code input_tokens}, {@code
    * output_tokens}, {@code tokens}, {@code cost}, {@code model}); none when it reports none. A2A
    * defines no usage field, so this is the runtime's convention. Amounts that are not non-negative
-   * integers count as none; a model that is not a bounded printable name is dropped (the amounts
-   * still count against the budgets).
+   * whole numbers count as none; a model that is not a bounded printable name is dropped (the
+   * amounts still count against the budgets).
    */
   static Usage usage(JsonNode holder) {
     JsonNode usage = holder.path("metadata").path("usage");
@@ -147,10 +148,31 @@ public final class A2aWire {
   /** The most one A2A usage measure may be: the ledger's sums never overflow. */
   private static final long MAX_AMOUNT = 1_000_000_000_000_000L;
 
+  /**
+   * A non-negative whole amount. A number written with a fraction that is zero ({@code 11.0})
+   * counts as the whole number: agents built on protobuf's {@code Struct} (the Python A2A SDK's)
+   * send every number that way. Any other fraction counts as none.
+   */
   private static long amount(JsonNode value) {
-    return value.isIntegralNumber() && value.canConvertToLong()
-        ? Math.min(Math.max(value.asLong(), 0), MAX_AMOUNT)
-        : 0;
+    if (value.isIntegralNumber() && value.canConvertToLong()) {
+      return Math.min(Math.max(value.asLong(), 0), MAX_AMOUNT);
+    }
+    if (!value.isFloatingPointNumber()) {
+      return 0;
+    }
+    if (value.isDouble() && !Double.isFinite(value.doubleValue())) {
+      return 0;
+    }
+    BigDecimal decimal = value.decimalValue();
+    if (decimal.signum() <= 0) {
+      return 0;
+    }
+    if (decimal.stripTrailingZeros().scale() > 0) {
+      return 0;
+    }
+    return decimal.compareTo(BigDecimal.valueOf(MAX_AMOUNT)) >= 0
+        ? MAX_AMOUNT
+        : decimal.longValueExact();
   }
 
   private static @Nullable String messageText(JsonNode message) {

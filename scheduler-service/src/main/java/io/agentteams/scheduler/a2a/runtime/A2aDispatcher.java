@@ -242,12 +242,25 @@ public class A2aDispatcher implements SmartLifecycle {
       return findSent(offer, card, contextId, messageId);
     }
     if (offer.resumeAnswer() != null && taskId != null) {
-      // The owner's answer goes back on the task that asked.
+      // The owner's answer goes back on the task that asked. Its stream may start with the task or
+      // straight with a status update (the Python SDK's server does): the task is known, so an
+      // update applies to it at once.
+      TaskSnapshot asking =
+          new TaskSnapshot(
+              taskId, contextId, TaskState.INPUT_REQUIRED, null, List.of(), Usage.NONE);
       return send(
-          offer, card, client.messageParams(messageId, contextId, taskId, answerText(offer)), 1);
+          offer,
+          card,
+          client.messageParams(messageId, contextId, taskId, answerText(offer)),
+          asking,
+          1);
     }
     return send(
-        offer, card, client.messageParams(messageId, contextId, null, offer.spec().input()), 1);
+        offer,
+        card,
+        client.messageParams(messageId, contextId, null, offer.spec().input()),
+        null,
+        1);
   }
 
   /** The message left before but no task was recorded: looks for it among the context's tasks. */
@@ -271,6 +284,7 @@ public class A2aDispatcher implements SmartLifecycle {
                       contextId,
                       null,
                       offer.resumeAnswer() == null ? offer.spec().input() : answerText(offer)),
+                  null,
                   1);
             })
         .onErrorResume(
@@ -285,7 +299,13 @@ public class A2aDispatcher implements SmartLifecycle {
                     : Mono.error(failure));
   }
 
-  private Mono<Void> send(Offer offer, AgentCard card, ObjectNode params, int attempt) {
+  /**
+   * Sends the message and follows what it started.
+   *
+   * @param known the task the message continues, as it stood, or null for a new one
+   */
+  private Mono<Void> send(
+      Offer offer, AgentCard card, ObjectNode params, @Nullable TaskSnapshot known, int attempt) {
     Mono<Void> sent;
     if (card.streaming()) {
       sent =
@@ -295,7 +315,7 @@ public class A2aDispatcher implements SmartLifecycle {
               timedStream(
                   "SendStreamingMessage",
                   client.stream(card.interfaceUrl(), "SendStreamingMessage", params)),
-              null,
+              known,
               0);
     } else {
       ObjectNode configured = params.deepCopy();
@@ -319,7 +339,9 @@ public class A2aDispatcher implements SmartLifecycle {
           return Mono.delay(
                   retries.delayAfter(attempt, null, ThreadLocalRandom.current()::nextDouble))
               .then(renew(offer))
-              .flatMap(renewed -> renewed ? send(offer, card, params, attempt + 1) : Mono.empty());
+              .flatMap(
+                  renewed ->
+                      renewed ? send(offer, card, params, known, attempt + 1) : Mono.empty());
         });
   }
 

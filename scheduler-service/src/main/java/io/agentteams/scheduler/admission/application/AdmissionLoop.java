@@ -95,7 +95,9 @@ public class AdmissionLoop implements SmartLifecycle {
     this.transactions = transactions;
     this.signals = signals;
     this.properties = properties.admission();
-    this.policy = new AdmissionPolicy(properties.admission().weights());
+    this.policy =
+        new AdmissionPolicy(
+            properties.admission().weights(), properties.admission().ownerCeiling());
     this.spending = spending;
     this.replica = properties.replicaId();
     this.clock = clock;
@@ -145,7 +147,8 @@ public class AdmissionLoop implements SmartLifecycle {
               return store
                   .candidates(free)
                   .collectList()
-                  .flatMap(candidates -> admit(control, free, candidates));
+                  .zipWith(store.heldByOwner())
+                  .flatMap(found -> admit(control, free, found.getT1(), found.getT2()));
             })
         .defaultIfEmpty(PassResult.NOTHING);
   }
@@ -157,9 +160,12 @@ public class AdmissionLoop implements SmartLifecycle {
    * transaction, and it holds as few locks as the slots it fills.
    */
   private Mono<PassResult> admit(
-      AdmissionStore.Control control, int free, List<CandidateRow> rows) {
+      AdmissionStore.Control control,
+      int free,
+      List<CandidateRow> rows,
+      Map<String, Integer> held) {
     Instant now = clock.instant();
-    Selection selection = new Selection(rows);
+    Selection selection = new Selection(rows, held);
     return select(control, free, selection, now, 0)
         .flatMap(plan -> apply(control, plan, selection, now));
   }
@@ -168,7 +174,8 @@ public class AdmissionLoop implements SmartLifecycle {
 
   private Mono<AdmissionPlan> select(
       AdmissionStore.Control control, int free, Selection selection, Instant now, int attempt) {
-    AdmissionPlan plan = policy.plan(control.rotation(), free, selection.candidates());
+    AdmissionPlan plan =
+        policy.plan(control.rotation(), free, selection.candidates(), selection.held);
     List<UUID> teams =
         plan.admitted().stream()
             .map(Candidate::teamId)
@@ -181,7 +188,8 @@ public class AdmissionLoop implements SmartLifecycle {
       return Mono.just(plan);
     }
     if (attempt >= MAX_REPLANS) {
-      return Mono.just(policy.plan(control.rotation(), free, selection.fullyLocked()));
+      return Mono.just(
+          policy.plan(control.rotation(), free, selection.fullyLocked(), selection.held));
     }
     return store
         .busyTeams(teams)
@@ -275,8 +283,12 @@ public class AdmissionLoop implements SmartLifecycle {
     private final Set<UUID> unavailable = new HashSet<>();
     private final Map<Job, JobChange> refusals = new LinkedHashMap<>();
 
-    Selection(List<CandidateRow> candidates) {
+    /** Slots each owner held when the pass began. */
+    private final Map<String, Integer> held;
+
+    Selection(List<CandidateRow> candidates, Map<String, Integer> held) {
       candidates.forEach(row -> rows.put(row.candidate().jobId(), row));
+      this.held = Map.copyOf(held);
     }
 
     /** Candidates still in play: not busy, not held by another transaction, not refused. */

@@ -71,7 +71,7 @@ public class AdmissionStore {
           FROM job
           WHERE state IN ('queued', 'admitted', 'running', 'waiting_input', 'waiting_worker',
                           'unknown')
-          ORDER BY conversation_id, seq
+          ORDER BY conversation_id, conversation_rank, seq
       ), ranked AS (
           SELECT h.*, row_number() OVER (PARTITION BY owner_id ORDER BY queue_position) AS rank
           FROM heads h
@@ -153,6 +153,16 @@ public class AdmissionStore {
                   new Rotation(rotation, rotation.isEmpty() ? 0 : served));
             })
         .one();
+  }
+
+  /** Slots each owner holds now; an owner holding none is not named. */
+  public Mono<Map<String, Integer>> heldByOwner() {
+    return db.sql(
+            "SELECT j.owner_id, count(*) AS held FROM admission_slot s"
+                + " JOIN job j ON j.id = s.job_id GROUP BY j.owner_id")
+        .map(row -> Map.entry(row.get("owner_id", String.class), row.get("held", Long.class)))
+        .all()
+        .collectMap(Map.Entry::getKey, entry -> entry.getValue().intValue());
   }
 
   /** Slots held now, by any job. */

@@ -77,6 +77,19 @@ public class LeaseSweeper {
               }
               return change;
             });
+    // No worker of the job's agent is connected: it waits for one at once, rather than showing as
+    // starting until the time-out (a worker that connects meanwhile queues it again).
+    Mono<Void> noWorker =
+        each(
+            () -> offers.untakenWithoutWorker(clock.instant(), BATCH),
+            (job, now) -> {
+              var change = job.returnUntaken(now, Duration.ZERO);
+              if (change != null) {
+                untaken.increment();
+              }
+              return change;
+            });
+    untakenOffers = untakenOffers.then(noWorker);
     Mono<Void> lapsed =
         each(
             () -> offers.lapsedLeases(clock.instant(), BATCH),

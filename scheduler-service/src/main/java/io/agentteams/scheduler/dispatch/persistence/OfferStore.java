@@ -110,6 +110,30 @@ public class OfferStore {
         .all();
   }
 
+  /**
+   * Admitted jobs that no runtime has taken, of pull agents (as their runtime says) with no worker
+   * connected now, on any replica: no worker can take them, so they need not wait for the offer
+   * time-out. An agent whose runtime is not known yet is left to the time-out.
+   */
+  public Flux<UUID> untakenWithoutWorker(Instant now, int max) {
+    return db.sql(
+            """
+            SELECT j.id FROM job j
+            WHERE j.state = 'admitted' AND j.lease_token IS NULL
+              AND EXISTS (SELECT 1 FROM push_agent a
+                          WHERE a.owner_id = j.owner_id AND a.agent_id = j.agent_id
+                            AND a.runtime_kind = 'pull')
+              AND NOT EXISTS (SELECT 1 FROM worker_presence p
+                              WHERE p.owner_id = j.owner_id AND p.agent_id = j.agent_id
+                                AND p.expires_at > :now)
+            ORDER BY j.admitted_at LIMIT :max
+            """)
+        .bind("now", JobStore.utc(now))
+        .bind("max", max)
+        .map(row -> row.get("id", UUID.class))
+        .all();
+  }
+
   /** The agent's jobs whose live lease the worker holds: what it is running or about to run. */
   public Mono<Integer> leasesHeldBy(AgentKey agent, String holder) {
     return db.sql(

@@ -351,13 +351,18 @@ public class JobRequests {
                       .then(
                           underQuota(submission, withinLimits, interruptHeads(submission, heads))));
     }
-    return underQuota(submission, withinLimits, refuseIfBusy(submission));
+    return underQuota(
+        submission, withinLimits, refuseIfBusy(submission).thenReturn(List.<Job>of()));
   }
 
+  /**
+   * Under the team's quota lock: the replay, or the limits, then {@code ifBusy} (which yields the
+   * heads it interrupted), then the new jobs.
+   */
   private Mono<Submitted> underQuota(
       Submission submission,
       Function<QuotaStore.TeamQuota, Mono<Void>> withinLimits,
-      Mono<Void> ifBusy) {
+      Mono<List<Job>> ifBusy) {
     return quotas
         .lockTeam(submission.teamId(), submission.ownerId())
         .flatMap(
@@ -366,7 +371,10 @@ public class JobRequests {
                     .switchIfEmpty(
                         Mono.defer(
                             () ->
-                                withinLimits.apply(quota).then(ifBusy).then(create(submission)))));
+                                withinLimits
+                                    .apply(quota)
+                                    .then(ifBusy)
+                                    .flatMap(interrupted -> create(submission, interrupted)))));
   }
 
   /**
@@ -402,9 +410,10 @@ public class JobRequests {
    * paused with a question), naming who asked and the job that takes its place. A head that has not
    * begun (queued, admitted but not yet started, waiting for a worker) is left: the new job queues
    * behind it, so two interrupting requests run one after the other rather than the second cutting
-   * off the first before it started.
+   * off the first before it started. Yields the heads it interrupted, whose places the new jobs
+   * take.
    */
-  private Mono<Void> interruptHeads(Submission submission, List<Job> heads) {
+  private Mono<List<Job>> interruptHeads(Submission submission, List<Job> heads) {
     return Flux.fromIterable(heads)
         .filter(head -> TURN_UNDER_WAY.contains(head.state()))
         .concatMap(
@@ -422,9 +431,10 @@ public class JobRequests {
                   "interrupted by " + submission.interrupter() + " for job " + next.id();
               return transitions
                   .applyLocked(head, (job, now) -> job.interrupt(reason, now))
-                  .doOnNext(job -> JobCommands.countInterrupt(meters, "if_busy"));
+                  .doOnNext(job -> JobCommands.countInterrupt(meters, "if_busy"))
+                  .thenReturn(head);
             })
-        .then();
+        .collectList();
   }
 
   /**
@@ -499,10 +509,10 @@ public class JobRequests {
             });
   }
 
-  private Mono<Submitted> create(Submission submission) {
+  private Mono<Submitted> create(Submission submission, List<Job> interrupted) {
     UUID teamId = submission.teamId();
     return Flux.fromIterable(submission.specs())
-        .concatMap(spec -> createJob(teamId, spec))
+        .concatMap(spec -> createJob(teamId, spec, interrupted))
         .collectList()
         .flatMap(
             created ->
@@ -526,12 +536,24 @@ public class JobRequests {
                     .thenReturn(new Submitted(created, false)));
   }
 
-  private Mono<Job> createJob(UUID teamId, JobSpec spec) {
+  /**
+   * Inserts the job; one whose request interrupted its conversation's head takes that head's place,
+   * so it runs next rather than behind the jobs that queued behind the head.
+   */
+  private Mono<Job> createJob(UUID teamId, JobSpec spec, List<Job> interrupted) {
+    String conversation = spec.target().conversationId();
+    Mono<Void> takePlace =
+        interrupted.stream()
+            .filter(head -> head.spec().target().conversationId().equals(conversation))
+            .findFirst()
+            .map(head -> jobs.takePlaceOf(spec.id(), head.id()))
+            .orElse(Mono.empty());
     return jobs.nextQueuePosition()
         .map(position -> Job.create(spec, position))
         .flatMap(
             job ->
                 jobs.insert(job)
+                    .then(takePlace)
                     .then(quotas.addChainRequest(spec.chainId(), teamId))
                     .then(events.created(job))
                     .thenReturn(job));

@@ -515,8 +515,8 @@ public final class Job {
    * The team's lead (or its owner) stops the job's turn: it ends {@code interrupted} with {@code
    * reason}, releasing its slot and its conversation. Its lease stays as it was, so a runtime's
    * late report names a current token and is refused as a report on an ended job. Interrupting
-   * twice changes nothing; a job with no turn under way (queued, waiting for a worker) or already
-   * ended cannot be interrupted.
+   * twice changes nothing; a job with no turn under way (queued, waiting for a worker, admitted but
+   * not yet taken by any runtime) or already ended cannot be interrupted: only cancelled.
    */
   public @Nullable JobChange interrupt(String reason, Instant now) {
     if (state() == JobState.INTERRUPTED) {
@@ -524,6 +524,10 @@ public final class Job {
     }
     if (!state().interruptible()) {
       throw JobProblems.wrongState(id(), state(), "be interrupted");
+    }
+    if (state() == JobState.ADMITTED && lease() == null) {
+      throw JobProblems.wrongState(
+          id(), state(), "be interrupted: no runtime has taken it, so no turn is under way");
     }
     Outcome interrupted = new Outcome(null, false, reason);
     return ended(JobState.INTERRUPTED, interrupted, Usage.NONE, null, now);

@@ -194,7 +194,7 @@ public class JobStore {
                 + COLUMNS
                 + " FROM job WHERE conversation_id = :conversation"
                 + " AND state NOT IN ('completed', 'failed', 'cancelled', 'interrupted')"
-                + " ORDER BY seq LIMIT 1")
+                + " ORDER BY conversation_rank, seq LIMIT 1")
         .bind("conversation", conversationId)
         .map(JobStore::read)
         .one();
@@ -252,6 +252,21 @@ public class JobStore {
         .bind("team", teamId)
         .map(row -> row.get("n", Long.class) + "-" + row.get("revisions", Number.class))
         .one();
+  }
+
+  /**
+   * Puts a job at the place the interrupted head held in its conversation, so it runs next, ahead
+   * of jobs that queued behind that head before it.
+   */
+  public Mono<Void> takePlaceOf(UUID jobId, UUID interruptedHead) {
+    return db.sql(
+            "UPDATE job SET conversation_rank ="
+                + " (SELECT conversation_rank FROM job WHERE id = :head) WHERE id = :job")
+        .bind("job", jobId)
+        .bind("head", interruptedHead)
+        .fetch()
+        .rowsUpdated()
+        .then();
   }
 
   /** The next position in the admission queue. */

@@ -26,6 +26,34 @@ class A2aWireTest {
    * the job's usage so far: each measure only grows, the latest model named counts, and a model
    * that is not a printable name is dropped while its amounts still count.
    */
+  /**
+   * Agents built on protobuf's {@code Struct} (the Python A2A SDK's) send every number as a double:
+   * {@code 11.0} is eleven tokens; a real fraction is not an amount.
+   */
+  @Test
+  void usageAmountsWrittenWithAZeroFractionCountAsWholeNumbers() {
+    TaskSnapshot task =
+        A2aWire.apply(
+            null,
+            tree(
+                """
+                {"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"},
+                 "metadata":{"usage":{"input_tokens":11.0,"output_tokens":4.00,"cost":7.0,
+                                      "tokens":2.5,"model":"m-1"}}}}
+                """));
+    assertThat(task.usage()).isEqualTo(new Usage(15, 7, 11, 4, "m-1"));
+    TaskSnapshot huge =
+        A2aWire.apply(
+            null,
+            tree(
+                """
+                {"task":{"id":"t2","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"},
+                 "metadata":{"usage":{"input_tokens":1.0e30,"output_tokens":-3.0}}}}
+                """));
+    assertThat(huge.usage().inputTokens()).isEqualTo(1_000_000_000_000_000L);
+    assertThat(huge.usage().outputTokens()).isZero();
+  }
+
   @Test
   void usageInMetadataIsTheTasksUsageSoFarWithTheLatestModelNamed() {
     TaskSnapshot task =

@@ -263,6 +263,45 @@ class AdmissionSimulationTest {
   }
 
   @Test
+  void aFreedSlotGoesToTheOwnerHoldingFewestEvenWhenTheOtherOwnersQueuedJobIsOlder() {
+    SimulatedScheduler sim = new SimulatedScheduler(8);
+    List<UUID> alice = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      alice.add(sim.submit("alice", "a-" + i));
+    }
+    sim.pass();
+    assertThat(sim.admittedOwners()).hasSize(8).containsOnly("alice");
+    UUID bob = sim.submit("bob", "b-1");
+    UUID bobLater = sim.submit("bob", "b-2");
+
+    sim.cancel(alice.get(0));
+    sim.pass();
+    assertThat(sim.state(bob)).as("bob holds none, alice seven").isEqualTo(JobState.RUNNING);
+    assertThat(sim.state(alice.get(8))).isEqualTo(JobState.QUEUED);
+
+    // Alice 7, Bob 1: the next freed slot goes to Bob again, not to Alice's older job.
+    sim.cancel(alice.get(1));
+    sim.pass();
+    assertThat(sim.state(bobLater)).isEqualTo(JobState.RUNNING);
+    assertThat(sim.state(alice.get(8))).isEqualTo(JobState.QUEUED);
+  }
+
+  @Test
+  void anOwnerAtTheCeilingIsPassedOverAndTheRestOfTheSlotsStayFreeForOthers() {
+    SimulatedScheduler sim = new SimulatedScheduler(8, OwnerWeights.EQUAL, 3);
+    for (int i = 0; i < 10; i++) {
+      sim.submit("alice", "a-" + i);
+    }
+    sim.pass();
+    assertThat(sim.active()).as("alice stops at her ceiling").isEqualTo(3);
+    for (int i = 0; i < 5; i++) {
+      sim.submit("bob", "b-" + i);
+    }
+    sim.pass();
+    assertThat(sim.heldByOwner()).containsEntry("alice", 3).containsEntry("bob", 3);
+  }
+
+  @Test
   void aWeightedOwnerGetsAsManyAttemptsPerRoundAsItsWeight() {
     SimulatedScheduler sim = new SimulatedScheduler(6, new OwnerWeights(Map.of("alice", 2)));
     for (int i = 0; i < 6; i++) {

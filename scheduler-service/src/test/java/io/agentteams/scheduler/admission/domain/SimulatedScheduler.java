@@ -52,9 +52,13 @@ final class SimulatedScheduler {
   int doubleAdmissions;
 
   SimulatedScheduler(int slots, OwnerWeights weights) {
+    this(slots, weights, 0);
+  }
+
+  SimulatedScheduler(int slots, OwnerWeights weights, int ownerCeiling) {
     this.clock = new FakeClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
     this.slots = slots;
-    this.policy = new AdmissionPolicy(weights);
+    this.policy = new AdmissionPolicy(weights, ownerCeiling);
   }
 
   SimulatedScheduler(int slots) {
@@ -106,6 +110,19 @@ final class SimulatedScheduler {
     return ConversationHeads.admissible(unfinished);
   }
 
+  /** Slots each owner holds now. */
+  Map<String, Integer> heldByOwner() {
+    Map<String, Integer> held = new HashMap<>();
+    for (List<Job> conversation : byConversation.values()) {
+      for (Job job : conversation) {
+        if (job.state().holdsSlot()) {
+          held.merge(job.spec().ownerId(), 1, Integer::sum);
+        }
+      }
+    }
+    return held;
+  }
+
   int active() {
     int active = 0;
     for (List<Job> conversation : byConversation.values()) {
@@ -122,7 +139,7 @@ final class SimulatedScheduler {
   AdmissionPlan pass() {
     passes++;
     int free = slots - active();
-    AdmissionPlan plan = policy.plan(rotation, Math.max(free, 0), admissible());
+    AdmissionPlan plan = policy.plan(rotation, Math.max(free, 0), admissible(), heldByOwner());
     rotation = plan.rotation();
     for (Candidate candidate : plan.admitted()) {
       Job job = jobs.get(candidate.jobId());

@@ -235,9 +235,18 @@ class JobTest {
   @Test
   void onlyAJobWithATurnUnderWayCanBeInterrupted() {
     assertThat(code(() -> request().interrupt("x", T0))).isEqualTo("job-state-conflict");
+    Job untaken = request();
+    untaken.admit("r1", T0);
+    assertThat(code(() -> untaken.interrupt("x", T0)))
+        .as("admitted, but no runtime has taken it: no turn under way")
+        .isEqualTo("job-state-conflict");
+    assertThat(untaken.state()).isEqualTo(JobState.ADMITTED);
     Job admitted = request();
     admitted.admit("r1", T0);
-    assertThat(admitted.interrupt("x", T0).from()).isEqualTo(JobState.ADMITTED);
+    admitted.offer("t0", T0, Duration.ofSeconds(30));
+    assertThat(admitted.interrupt("x", T0).from())
+        .as("handed to a runtime, which may have begun")
+        .isEqualTo(JobState.ADMITTED);
     Job asking = running("t1");
     asking.requireInput("t1", new Question(InputKind.CLARIFICATION, "which?"), null, T0);
     assertThat(asking.interrupt("x", T0).releasedSlot()).as("it held no slot").isFalse();

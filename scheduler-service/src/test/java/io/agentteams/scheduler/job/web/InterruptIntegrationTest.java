@@ -121,6 +121,46 @@ class InterruptIntegrationTest extends SchedulerIntegrationTest {
   }
 
   @Test
+  void aJobNoRuntimeHasTakenCannotBeInterruptedOnlyCancelled() {
+    String sven = unique("sven");
+    Teams.Team team = teams.create(sven, Map.of("lead", unique("agent"), "one", unique("agent")));
+    UUID untaken = request(team, List.of("one"), "Nobody is listening").get(0);
+    await().atMost(PATIENCE).until(() -> !"queued".equals(state(team, untaken)));
+    String before = state(team, untaken);
+
+    Map<?, ?> refused = interrupt(team, untaken, owner(sven), 409);
+
+    assertThat(refused.get("code")).isEqualTo("job-state-conflict");
+    assertThat(refused.get("state")).isEqualTo(before).isIn("admitted", "waiting_worker");
+    assertThat(state(team, untaken)).isEqualTo(before);
+  }
+
+  @Test
+  void anInterruptingRequestRunsNextAheadOfRequestsQueuedEarlierInTheConversation() {
+    String rhea = unique("rhea");
+    String agent = unique("agent");
+    Teams.Team team = teams.create(rhea, Map.of("one", agent, "two", unique("agent")));
+    TestWorker worker = worker(rhea, agent, 30);
+    UUID running = request(team, List.of("one"), "First").get(0);
+    String lease = TestWorker.leaseToken(worker.nextOffer());
+    worker.report(baseUrl(), running, "started", lease, Map.of());
+    UUID queued = jobIds(send(team, owner(rhea), "Queued behind it", "enqueue", 201)).get(0);
+
+    UUID urgent = jobIds(send(team, owner(rhea), "Drop everything", "interrupt", 201)).get(0);
+
+    assertThat(state(team, running)).isEqualTo("interrupted");
+    Map<String, Object> offer = worker.nextOffer();
+    assertThat(TestWorker.jobId(offer)).as("the interrupting request runs next").isEqualTo(urgent);
+    assertThat(state(team, queued)).isEqualTo("queued");
+    worker.report(baseUrl(), urgent, "started", TestWorker.leaseToken(offer), Map.of());
+    worker.report(
+        baseUrl(), urgent, "completed", TestWorker.leaseToken(offer), Map.of("answer", "done"));
+    assertThat(TestWorker.jobId(worker.nextOffer()))
+        .as("the request queued earlier runs after it")
+        .isEqualTo(queued);
+  }
+
+  @Test
   void twoConcurrentInterruptingRequestsInterruptOnceAndTheSecondQueuesBehindTheFirst()
       throws Exception {
     String quin = unique("quin");
