@@ -140,3 +140,32 @@ function activate(element) {
 }
 
 connect();
+
+// A single key (A, outside any field) goes to the answer box of the oldest question waiting for
+// the owner; the person may turn it off, and the choice is remembered.
+const shortcut = document.getElementById('answer-shortcut');
+try {
+  if (shortcut && localStorage.getItem('agentteams-answer-shortcut') === 'off') shortcut.checked = false;
+} catch (e) {
+  // The choice then lasts for this page only.
+}
+shortcut?.addEventListener('change', () => {
+  try {
+    localStorage.setItem('agentteams-answer-shortcut', shortcut.checked ? 'on' : 'off');
+  } catch (e) {
+    // As above.
+  }
+});
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'a' && event.key !== 'A') return;
+  if (event.ctrlKey || event.metaKey || event.altKey || !shortcut?.checked) return;
+  const target = event.target;
+  if (target instanceof HTMLElement && target.closest('input, textarea, select, [contenteditable]')) return;
+  const boxes = [...document.querySelectorAll('#feed .answer-form textarea')];
+  // The feed is newest first: the oldest waiting question is the last.
+  const box = boxes[boxes.length - 1];
+  if (!box) return;
+  event.preventDefault();
+  box.closest('.job')?.scrollIntoView({ block: 'center' });
+  box.focus();
+});

@@ -63,7 +63,7 @@ final class LiveConnection {
     this.reads = reads;
     this.fragments = fragments;
     this.mapper = mapper;
-    TeamPageController.jobsOf(activity).forEach(job -> jobs.put(job.id(), job));
+    ActivityItem.jobsOf(activity).forEach(job -> jobs.put(job.id(), job));
     roster().forEach(row -> rosterVersions.put(row.member().name(), row.version()));
   }
 

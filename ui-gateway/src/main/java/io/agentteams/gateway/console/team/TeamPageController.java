@@ -5,12 +5,10 @@ import io.agentteams.gateway.console.api.ApiResult;
 import io.agentteams.gateway.console.api.Reads;
 import io.agentteams.gateway.console.view.ActivityItem;
 import io.agentteams.gateway.console.view.Board;
-import io.agentteams.gateway.console.view.Job;
 import io.agentteams.gateway.console.view.RosterRow;
 import io.agentteams.gateway.stream.TeamEventFeed;
 import io.agentteams.platform.identity.Caller;
 import java.security.Principal;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Predicate;
@@ -65,7 +63,8 @@ public class TeamPageController {
                           model.addAttribute("team", team);
                           model.addAttribute("teamId", team.id());
                           model.addAttribute(
-                              "roster", RosterRow.of(team, jobsOf(activity), parts.getT5()));
+                              "roster",
+                              RosterRow.of(team, ActivityItem.jobsOf(activity), parts.getT5()));
                           model.addAttribute(
                               "activity",
                               activity.subList(0, Math.min(FEED_PAGE, activity.size())));
@@ -108,17 +107,5 @@ public class TeamPageController {
         .workers(owner)
         .<Predicate<String>>map(connected -> connected::containsKey)
         .onErrorResume(e -> Mono.<Predicate<String>>just(agent -> true));
-  }
-
-  /** Every job of the feed: requests and hand-offs, and the receipts that returned answers. */
-  static List<Job> jobsOf(List<ActivityItem> activity) {
-    List<Job> jobs = new ArrayList<>();
-    for (ActivityItem item : activity) {
-      jobs.add(item.request());
-      if (item.receipt() != null) {
-        jobs.add(item.receipt());
-      }
-    }
-    return jobs;
   }
 }
