@@ -64,9 +64,28 @@ export function apply(html) {
       insert(node);
     }
   }
+  showCounts();
+}
+
+// Counters, empty notices and board columns follow what the lists hold after every update, so
+// they never go stale next to an item that arrived live.
+function showCounts() {
+  const children = (selector) =>
+    [...document.querySelectorAll(selector)].reduce((sum, list) => sum + list.children.length, 0);
   for (const count of document.querySelectorAll('[data-count-of]')) {
     const list = document.querySelector(count.dataset.countOf);
     if (list) count.textContent = String(list.children.length);
+  }
+  for (const total of document.querySelectorAll('[data-total-of]')) {
+    const n = children(total.dataset.totalOf);
+    const noun = total.dataset.noun;
+    total.textContent = noun ? `${n} ${noun}${n === 1 ? '' : 's'}` : String(n);
+  }
+  for (const empty of document.querySelectorAll('[data-empty-of]')) {
+    empty.hidden = children(empty.dataset.emptyOf) > 0;
+  }
+  for (const column of document.querySelectorAll('[data-column-of]')) {
+    column.hidden = children(column.dataset.columnOf) === 0;
   }
 }
 

@@ -83,7 +83,8 @@ public class TeamLiveController {
             team ->
                 Mono.zip(
                         Reads.orEmptyWhileUnknown(reads.activity(owner, teamId), List.of()),
-                        TeamPageController.workerConnected(reads, owner))
+                        Reads.orEmptyWhileUnknown(reads.tasks(owner, teamId), List.of()),
+                        TeamPageController.workers(reads, owner))
                     .map(
                         found ->
                             new LiveConnection(
@@ -91,6 +92,7 @@ public class TeamLiveController {
                                 team,
                                 found.getT1(),
                                 found.getT2(),
+                                found.getT3(),
                                 reads,
                                 fragments,
                                 mapper)))
@@ -103,34 +105,19 @@ public class TeamLiveController {
         Flux.merge(
             feed.stream(teamId.toString(), owner.ownerId(), resume, event -> true),
             Flux.interval(streams.heartbeat()));
-    // One change after another: the connection remembers what the page shows. A heartbeat also
-    // looks whether a member's worker came or went.
+    // One change after another: the connection remembers what the page shows. Worker presence
+    // arrives as events of the team (WorkerPresenceChanged) like every other change.
     Flux<ServerSentEvent<String>> out =
         items.concatMap(
             item ->
                 item instanceof TeamEventFeed.StreamItem streamItem
                     ? render(connection, streamItem).flux()
-                    : heartbeat(connection),
+                    : Flux.just(ServerSentEvent.<String>builder().comment("keep-alive").build()),
             1);
     // Ends when this replica shuts down; the browser reconnects elsewhere with Last-Event-ID.
     return drain.endOnShutdown(
         Flux.concat(
             Flux.just(ServerSentEvent.<String>builder().comment("stream open").build()), out));
-  }
-
-  /** A keep-alive, after the roster rows whose worker presence changed (they move no cursor). */
-  private Flux<ServerSentEvent<String>> heartbeat(LiveConnection connection) {
-    ServerSentEvent<String> keepAlive =
-        ServerSentEvent.<String>builder().comment("keep-alive").build();
-    return connection
-        .onPresence()
-        .onErrorResume(e -> Mono.just(""))
-        .flatMapMany(
-            html ->
-                html.isEmpty()
-                    ? Flux.just(keepAlive)
-                    : Flux.just(
-                        ServerSentEvent.builder(html).event("fragment").build(), keepAlive));
   }
 
   private Mono<ServerSentEvent<String>> render(
