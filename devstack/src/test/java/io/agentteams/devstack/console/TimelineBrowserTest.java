@@ -1,6 +1,7 @@
 package io.agentteams.devstack.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.agentteams.platform.test.RealInfrastructure;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import tools.jackson.databind.JsonNode;
 
@@ -79,26 +81,39 @@ class TimelineBrowserTest {
     last.complete(offer, "Tides drafted.");
 
     String chainId = fixture.job(token, first).path("chain_id").asString();
-    WebElement chain = browser.waitFor(By.id("chain-" + chainId));
     String asked = "#chain-" + chainId + " .chain-step:not([data-kind=receipt])";
-    browser.waitUntil(d -> d.findElements(By.cssSelector(asked)).size() == 4);
-    assertThat(chain.findElement(By.className("chain-head")).getText())
-        .contains("editor → finder → checker → writer")
-        .contains("3 hand-offs");
-    List<WebElement> steps = browser.driver().findElements(By.cssSelector(asked));
-    assertThat(steps.get(0).getText()).contains("editor").contains("request");
-    assertThat(steps.get(3).getText()).contains("writer").contains("hand-off");
-    browser.waitForText(By.cssSelector("#chain-" + chainId + " [data-job='" + jobId + "']"), "Tides drafted.");
-    WebElement started = steps.get(0).findElement(By.cssSelector(".when time"));
-    assertThat(started.getText()).endsWith("ago");
-    assertThat(started.getAttribute("title")).endsWith("UTC");
-    assertThat(steps.get(0).findElement(By.tagName("code")).getText())
-        .isEqualTo(first.substring(0, 8));
-    assertThat(
-            browser.driver().findElements(By.cssSelector("#timeline-list > .chain")).stream()
-                .filter(c -> c.getText().contains("Step 2"))
-                .count())
-        .as("the hand-offs are not chains of their own")
-        .isEqualTo(1);
+    String lastJob = jobId;
+    browser.waitForText(
+        By.cssSelector("#chain-" + chainId + " [data-job='" + lastJob + "']"), "Tides drafted.");
+    // Later changes of the chain's jobs (receipts, leases) replace the group live: read it whole,
+    // again when it was replaced while being read.
+    await()
+        .atMost(ConsoleFixture.PATIENCE)
+        .ignoreException(StaleElementReferenceException.class)
+        .untilAsserted(
+            () -> {
+              WebElement chain = browser.driver().findElement(By.id("chain-" + chainId));
+              assertThat(chain.findElement(By.className("chain-head")).getText())
+                  .contains("editor → finder → checker → writer")
+                  .contains("3 hand-offs");
+              List<WebElement> steps = browser.driver().findElements(By.cssSelector(asked));
+              assertThat(steps).hasSize(4);
+              assertThat(steps.get(0).getText()).contains("editor").contains("request");
+              assertThat(steps.get(3).getText()).contains("writer").contains("hand-off");
+              WebElement started = steps.get(0).findElement(By.cssSelector(".when time"));
+              assertThat(started.getText()).endsWith("ago");
+              assertThat(started.getAttribute("title")).endsWith("UTC");
+              assertThat(steps.get(0).findElement(By.tagName("code")).getText())
+                  .isEqualTo(first.substring(0, 8));
+              assertThat(
+                      browser
+                          .driver()
+                          .findElements(By.cssSelector("#timeline-list > .chain"))
+                          .stream()
+                          .filter(c -> c.getText().contains("Step 2"))
+                          .count())
+                  .as("the hand-offs are not chains of their own")
+                  .isEqualTo(1);
+            });
   }
 }

@@ -1,5 +1,6 @@
 package io.agentteams.gateway.console.team;
 
+import io.agentteams.contracts.Topics;
 import io.agentteams.gateway.console.ConsoleModel;
 import io.agentteams.gateway.console.Fragments;
 import io.agentteams.gateway.console.api.ApiResult;
@@ -97,6 +98,43 @@ public class TeamLiveController {
                                 fragments,
                                 mapper)))
         .flatMapMany(connection -> stream(connection, teamId, owner, resume));
+  }
+
+  /**
+   * {@code GET /console/teams/{teamId}/changes}: a bare {@code change} event whenever one of the
+   * team's jobs or tasks changes, for pages that reread what they show of the team (a run's
+   * timeline) instead of polling.
+   */
+  @GetMapping(
+      value = "/console/teams/{teamId}/changes",
+      produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+  public Flux<ServerSentEvent<String>> changes(@PathVariable UUID teamId, Principal principal) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    return reads
+        .team(owner, teamId)
+        .onErrorMap(
+            ApiResult.ApiException.class,
+            e ->
+                new ResponseStatusException(
+                    e.result().status() == 404 ? HttpStatus.NOT_FOUND : HttpStatus.BAD_GATEWAY))
+        .flatMapMany(
+            team ->
+                drain.endOnShutdown(
+                    Flux.merge(
+                        feed.stream(
+                                teamId.toString(),
+                                owner.ownerId(),
+                                Optional.of(feed.position(teamId.toString())),
+                                event ->
+                                    event.from(Topics.SCHEDULER_EVENTS)
+                                        || event.from(Topics.TASK_EVENTS))
+                            .map(item -> ServerSentEvent.builder("").event("change").build()),
+                        Flux.interval(streams.heartbeat())
+                            .map(
+                                tick ->
+                                    ServerSentEvent.<String>builder()
+                                        .comment("keep-alive")
+                                        .build()))));
   }
 
   private Flux<ServerSentEvent<String>> stream(
