@@ -9,6 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -51,7 +52,10 @@ class RosterBrowserTest {
     ScriptedWorker auditor = new ScriptedWorker(fixture.api, token, "auditor");
     try {
       awaitScheduler("auditor", true);
-      await().atMost(WITHIN_A_SECOND).until(() -> "connected".equals(worker("auditor")));
+      await()
+          .atMost(WITHIN_A_SECOND)
+          .ignoreException(StaleElementReferenceException.class)
+          .until(() -> "connected".equals(worker("auditor")));
       assertThat(row("auditor")).contains("Worker connected since");
       assertThat(worker("coordinator")).as("another agent's worker").isEqualTo("absent");
 
@@ -87,7 +91,10 @@ class RosterBrowserTest {
       auditor.close();
     }
     awaitScheduler("auditor", false);
-    await().atMost(WITHIN_A_SECOND).until(() -> "absent".equals(worker("auditor")));
+    await()
+        .atMost(WITHIN_A_SECOND)
+        .ignoreException(StaleElementReferenceException.class)
+        .until(() -> "absent".equals(worker("auditor")));
     assertThat(row("auditor")).contains("No worker connected");
   }
 
