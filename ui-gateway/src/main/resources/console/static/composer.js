@@ -29,7 +29,7 @@ function visibleOptions() {
 function openPicker(query) {
   const lower = query.toLowerCase();
   for (const option of options) {
-    option.hidden = !option.dataset.member.startsWith(lower);
+    option.hidden = !option.dataset.member.toLowerCase().includes(lower);
   }
   const shown = visibleOptions();
   if (shown.length === 0) {

@@ -139,10 +139,21 @@ function showAges(root) {
 setInterval(() => showAges(document), 15000);
 
 document.addEventListener('click', async (event) => {
-  const target = event.target instanceof Element ? event.target.closest('[data-copy], [data-reload]') : null;
+  const target =
+    event.target instanceof Element ? event.target.closest('[data-copy], [data-copy-text], [data-reload]') : null;
   if (!target) return;
   if (target.hasAttribute('data-reload')) {
     window.location.reload();
+    return;
+  }
+  if (target.hasAttribute('data-copy-text')) {
+    const status = target.nextElementSibling?.classList.contains('copy-status') ? target.nextElementSibling : null;
+    try {
+      await navigator.clipboard.writeText(target.dataset.copyText);
+      if (status) status.textContent = 'Copied.';
+    } catch (e) {
+      if (status) status.textContent = target.dataset.copyText;
+    }
     return;
   }
   const source = document.querySelector(target.dataset.copy);

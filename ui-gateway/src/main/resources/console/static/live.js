@@ -64,9 +64,28 @@ export function apply(html) {
       insert(node);
     }
   }
+  showCounts();
+}
+
+// Counters, empty notices and board columns follow what the lists hold after every update, so
+// they never go stale next to an item that arrived live.
+function showCounts() {
+  const children = (selector) =>
+    [...document.querySelectorAll(selector)].reduce((sum, list) => sum + list.children.length, 0);
   for (const count of document.querySelectorAll('[data-count-of]')) {
     const list = document.querySelector(count.dataset.countOf);
     if (list) count.textContent = String(list.children.length);
+  }
+  for (const total of document.querySelectorAll('[data-total-of]')) {
+    const n = children(total.dataset.totalOf);
+    const noun = total.dataset.noun;
+    total.textContent = noun ? `${n} ${noun}${n === 1 ? '' : 's'}` : String(n);
+  }
+  for (const empty of document.querySelectorAll('[data-empty-of]')) {
+    empty.hidden = children(empty.dataset.emptyOf) > 0;
+  }
+  for (const column of document.querySelectorAll('[data-column-of]')) {
+    column.hidden = children(column.dataset.columnOf) === 0;
   }
 }
 
@@ -140,3 +159,32 @@ function activate(element) {
 }
 
 connect();
+
+// A single key (A, outside any field) goes to the answer box of the oldest question waiting for
+// the owner; the person may turn it off, and the choice is remembered.
+const shortcut = document.getElementById('answer-shortcut');
+try {
+  if (shortcut && localStorage.getItem('agentteams-answer-shortcut') === 'off') shortcut.checked = false;
+} catch (e) {
+  // The choice then lasts for this page only.
+}
+shortcut?.addEventListener('change', () => {
+  try {
+    localStorage.setItem('agentteams-answer-shortcut', shortcut.checked ? 'on' : 'off');
+  } catch (e) {
+    // As above.
+  }
+});
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'a' && event.key !== 'A') return;
+  if (event.ctrlKey || event.metaKey || event.altKey || !shortcut?.checked) return;
+  const target = event.target;
+  if (target instanceof HTMLElement && target.closest('input, textarea, select, [contenteditable]')) return;
+  const boxes = [...document.querySelectorAll('#feed .answer-form textarea')];
+  // The feed is newest first: the oldest waiting question is the last.
+  const box = boxes[boxes.length - 1];
+  if (!box) return;
+  event.preventDefault();
+  box.closest('.job')?.scrollIntoView({ block: 'center' });
+  box.focus();
+});

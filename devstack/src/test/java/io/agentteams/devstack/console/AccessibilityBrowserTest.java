@@ -147,6 +147,11 @@ class AccessibilityBrowserTest {
     browser.waitForText(By.id("feed"), "Twelve changes");
     check("team");
 
+    browser.get(fixture.gateway + "/console/attention");
+    browser.waitForText(By.id("attention-items"), "Developers or operators?");
+    browser.waitUntil(d -> !d.findElement(By.id("needs-you-count")).getText().isEmpty());
+    check("attention");
+
     browser.get(fixture.gateway + "/console/agents");
     browser.waitFor(By.id("agent-list"));
     check("agents");

@@ -51,6 +51,9 @@ class AgentsAndOperatorBrowserTest {
     WebElement token = browser.waitFor(By.cssSelector("#token-helper input[data-token]"));
     String minted = token.getAttribute("value");
     assertThat(minted).isNotBlank();
+    assertThat(browser.driver().findElement(By.cssSelector("#token-helper .token")).getText())
+        .containsPattern("it lives \\d+ (hours?|minutes?)\\.")
+        .doesNotContain(" 1 hours");
     browser.click(By.cssSelector("#token-helper button[data-copy]"));
     browser.waitUntil(
         d -> !d.findElement(By.cssSelector("#token-helper .copy-status")).getText().isBlank());
@@ -64,7 +67,16 @@ class AgentsAndOperatorBrowserTest {
     browser.waitFor(By.id("agent-helper"));
     assertThat(browser.driver().getPageSource()).as("a token is shown once").doesNotContain(minted);
 
-    // Revoking the agent's tokens: the minted token is refused from then on.
+    // Revoking the agent's tokens asks first, naming the agent; then the minted token is refused.
+    assertThat(
+            browser
+                .driver()
+                .findElement(By.cssSelector("#agent-helper button[data-revoke]"))
+                .isDisplayed())
+        .isFalse();
+    browser.click(By.cssSelector("#agent-helper [data-confirm-revoke] summary"));
+    assertThat(browser.waitFor(By.cssSelector("#agent-helper [data-confirm-revoke] p")).getText())
+        .contains("Revoke every token of");
     browser.click(By.cssSelector("#agent-helper button[data-revoke]"));
     assertThat(browser.waitFor(By.cssSelector("#token-helper [data-revoked]")).getText())
         .contains("Revoked 1 token");
@@ -73,7 +85,11 @@ class AgentsAndOperatorBrowserTest {
         .untilAsserted(
             () -> assertThat(fixture.api.post(report, minted, heartbeat).status()).isEqualTo(401));
 
-    // Deleting the agent: it leaves the list.
+    // Deleting the agent asks first, naming it; then it leaves the list.
+    browser.click(By.cssSelector("#agent-helper [data-confirm-delete] summary"));
+    assertThat(browser.waitFor(By.cssSelector("#agent-helper form[data-delete] p")).getText())
+        .contains("Delete the agent")
+        .contains("(helper)");
     browser.click(By.cssSelector("#agent-helper form[data-delete] button"));
     browser.waitForText(By.cssSelector(".notice"), "Deleted helper");
     assertThat(browser.driver().findElements(By.id("agent-helper"))).isEmpty();

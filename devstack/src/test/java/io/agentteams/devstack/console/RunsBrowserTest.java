@@ -132,7 +132,8 @@ class RunsBrowserTest {
         .startsWith("stopped at the budget: budget-exceeded: run.tokens");
     assertThat(browser.driver().findElement(By.id("run-spent-tokens")).getText()).isEqualTo("600");
     assertThat(browser.driver().findElement(By.id("run-budget-tokens")).getText())
-        .isEqualTo("1500");
+        .as("thousands separated")
+        .isEqualTo("1,500");
     assertThat(browser.driver().findElement(By.id("run-task-check")).getText()).contains("blocked");
 
     browser.get(fixture.gateway + "/console/teams/" + teamId + "/runs");
@@ -143,7 +144,7 @@ class RunsBrowserTest {
     assertThat(browser.driver().findElement(By.id("spend-member-analyst")).getText())
         .contains("analyst", "300");
     assertThat(browser.driver().findElement(By.id("spend-run-" + runId)).getText())
-        .contains("Audit the ledger (budgeted)", "600", "1500", "900");
+        .contains("Audit the ledger (budgeted)", "600", "1,500", "900");
     // Per model: the planner's model (a hostile name, shown as text) and the analyst's.
     List<WebElement> models =
         browser.driver().findElements(By.cssSelector("#spend-models tbody tr"));

@@ -3,10 +3,13 @@ package io.agentteams.scheduler.presence;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.agentteams.contracts.scheduler.WorkerPresenceChanged;
+import io.agentteams.platform.event.EventEnvelope;
 import io.agentteams.scheduler.SchedulerServiceTest;
 import io.agentteams.scheduler.presence.application.Presences;
 import io.agentteams.scheduler.presence.persistence.PresenceStore;
 import io.agentteams.scheduler.support.SchedulerIntegrationTest;
+import io.agentteams.scheduler.support.Teams;
 import io.agentteams.scheduler.support.TestWorker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -20,7 +23,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 /**
  * Worker presence: an agent with no worker is not connected; a worker holding its job stream makes
  * it connected (to its owner only); the stream closing makes it not connected again; presence left
- * by a replica that died lapses after presence-ttl and is swept.
+ * by a replica that died lapses after presence-ttl and is swept. Each change is announced to the
+ * teams the agent serves.
  */
 @SchedulerServiceTest
 class PresenceIntegrationTest extends SchedulerIntegrationTest {
@@ -86,6 +90,46 @@ class PresenceIntegrationTest extends SchedulerIntegrationTest {
                 .block())
         .as("swept")
         .isZero();
+  }
+
+  @Test
+  void aWorkerComingAndGoingIsAnnouncedToEveryTeamWithAMemberBoundToItsAgent() {
+    String tess = unique("tess");
+    String agent = unique("agent");
+    Teams.Team both = teams.create(tess, Map.of("analyst", agent, "checker", agent, "lead", "x"));
+    Teams.Team other = teams.create(tess, Map.of("lead", unique("other")));
+
+    TestWorker worker = worker(tess, agent, 30);
+    EventEnvelope connected = presenceOf(both.id(), true);
+    assertThat(codec.data(connected, WorkerPresenceChanged.class))
+        .isEqualTo(
+            new WorkerPresenceChanged(
+                both.id().toString(), agent, List.of("analyst", "checker"), true, 1));
+    assertThat(connected.ownerId()).isEqualTo(tess);
+
+    worker.disconnect();
+    EventEnvelope gone = presenceOf(both.id(), false);
+    assertThat(codec.data(gone, WorkerPresenceChanged.class).streams()).isZero();
+    assertThat(
+            events.all().stream()
+                .filter(e -> WorkerPresenceChanged.TYPE.equals(e.type()))
+                .filter(e -> e.teamId().equals(other.id().toString())))
+        .as("a team without the agent hears nothing")
+        .isEmpty();
+  }
+
+  private EventEnvelope presenceOf(UUID teamId, boolean connected) {
+    return await()
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                events.all().stream()
+                    .filter(e -> WorkerPresenceChanged.TYPE.equals(e.type()))
+                    .filter(e -> e.teamId().equals(teamId.toString()))
+                    .filter(e -> e.data().path("connected").asBoolean() == connected)
+                    .findFirst()
+                    .orElse(null),
+            found -> found != null);
   }
 
   private Map<?, ?> worker(String ownerId, String agentId) {

@@ -3,6 +3,7 @@ package io.agentteams.scheduler.presence.application;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.dispatch.domain.AgentKey;
 import io.agentteams.scheduler.presence.domain.WorkerPresence;
+import io.agentteams.scheduler.presence.messaging.PresenceEvents;
 import io.agentteams.scheduler.presence.persistence.PresenceStore;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -19,6 +20,7 @@ import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -32,6 +34,10 @@ import reactor.core.publisher.Mono;
  *
  * <p>The streams this replica holds are remembered here only to renew their rows: what is connected
  * is always read from the shared rows, never from this memory.
+ *
+ * <p>Every change of the rows (a stream opened or closed, lapsed presence swept) announces itself
+ * to the agent's teams ({@code WorkerPresenceChanged}) in the same transaction, so a roster shows a
+ * worker coming or going as soon as the event arrives.
  */
 @Service
 public class Presences {
@@ -43,6 +49,8 @@ public class Presences {
   private static final int SWEEP_BATCH = 500;
 
   private final PresenceStore store;
+  private final PresenceEvents events;
+  private final TransactionalOperator transactions;
   private final Clock clock;
   private final Duration ttl;
   private final String replica;
@@ -51,8 +59,15 @@ public class Presences {
   private final AtomicLong connectedAgents = new AtomicLong();
 
   public Presences(
-      PresenceStore store, SchedulerProperties properties, Clock clock, MeterRegistry meters) {
+      PresenceStore store,
+      PresenceEvents events,
+      TransactionalOperator transactions,
+      SchedulerProperties properties,
+      Clock clock,
+      MeterRegistry meters) {
     this.store = store;
+    this.events = events;
+    this.transactions = transactions;
     this.clock = clock;
     this.ttl = properties.dispatch().presenceTtl();
     this.replica = properties.replicaId();
@@ -98,23 +113,27 @@ public class Presences {
   }
 
   private Mono<Void> write(UUID streamId, Unwritten row, Instant now) {
-    return store
-        .open(
-            streamId,
-            row.agent().ownerId(),
-            row.agent().agentId(),
-            row.workerId(),
-            replica,
-            row.connectedAt(),
-            now.plus(ttl))
-        .then(Mono.fromRunnable(() -> held.add(streamId)));
+    Mono<Void> opened =
+        store
+            .open(
+                streamId,
+                row.agent().ownerId(),
+                row.agent().agentId(),
+                row.workerId(),
+                replica,
+                row.connectedAt(),
+                now.plus(ttl))
+            .then(events.changed(row.agent(), now));
+    return transactions.transactional(opened).then(Mono.fromRunnable(() -> held.add(streamId)));
   }
 
   private Mono<Void> close(UUID streamId) {
     held.remove(streamId);
     unwritten.remove(streamId);
-    return store
-        .close(streamId)
+    Mono<Void> closed =
+        store.close(streamId).flatMap(agent -> events.changed(agent, clock.instant()));
+    return transactions
+        .transactional(closed)
         .onErrorResume(
             e -> {
               // Its row lapses on its own after presence-ttl.
@@ -138,7 +157,13 @@ public class Presences {
                     late ->
                         write(late.getKey(), late.getValue(), now)
                             .doOnSuccess(done -> unwritten.remove(late.getKey()))))
-        .then(store.forgetLapsed(now, SWEEP_BATCH))
+        .then(
+            transactions.transactional(
+                store
+                    .forgetLapsed(now, SWEEP_BATCH)
+                    .flatMapMany(Flux::fromIterable)
+                    .concatMap(agent -> events.changed(agent, now))
+                    .then()))
         .then(store.connectedAgents(now))
         .doOnNext(connectedAgents::set)
         .then();

@@ -1,10 +1,12 @@
 package io.agentteams.scheduler.presence.persistence;
 
+import io.agentteams.scheduler.dispatch.domain.AgentKey;
 import io.agentteams.scheduler.job.persistence.JobStore;
 import io.agentteams.scheduler.presence.domain.WorkerPresence;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Collection;
+import java.util.List;
 import java.util.UUID;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
@@ -63,26 +65,71 @@ public class PresenceStore {
         .rowsUpdated();
   }
 
-  /** A stream closed. */
-  public Mono<Void> close(UUID streamId) {
-    return db.sql("DELETE FROM worker_presence WHERE stream_id = :stream")
+  /** A stream closed: the agent whose stream it was, if its row was still there. */
+  public Mono<AgentKey> close(UUID streamId) {
+    return db.sql(
+            "DELETE FROM worker_presence WHERE stream_id = :stream RETURNING owner_id, agent_id")
         .bind("stream", streamId)
-        .fetch()
-        .rowsUpdated()
-        .then();
+        .map(
+            row ->
+                new AgentKey(row.get("owner_id", String.class), row.get("agent_id", String.class)))
+        .one();
   }
 
-  /** Forgets presence that lapsed before {@code now} (its replica died), at most {@code max}. */
-  public Mono<Long> forgetLapsed(Instant now, int max) {
+  /**
+   * Forgets presence that lapsed before {@code now} (its replica died), at most {@code max} rows;
+   * the agents whose rows went.
+   */
+  public Mono<List<AgentKey>> forgetLapsed(Instant now, int max) {
     return db.sql(
             """
             DELETE FROM worker_presence WHERE stream_id IN (
                 SELECT stream_id FROM worker_presence WHERE expires_at < :now LIMIT :max)
+            RETURNING owner_id, agent_id
             """)
         .bind("now", JobStore.utc(now))
         .bind("max", max)
-        .fetch()
-        .rowsUpdated();
+        .map(
+            row ->
+                new AgentKey(row.get("owner_id", String.class), row.get("agent_id", String.class)))
+        .all()
+        .distinct()
+        .collectList();
+  }
+
+  /** How many streams of the agent are live at {@code now}. */
+  public Mono<Integer> streams(AgentKey agent, Instant now) {
+    return db.sql(
+            "SELECT count(*) AS n FROM worker_presence"
+                + " WHERE owner_id = :owner AND agent_id = :agent AND expires_at > :now")
+        .bind("owner", agent.ownerId())
+        .bind("agent", agent.agentId())
+        .bind("now", JobStore.utc(now))
+        .map(row -> row.get("n", Long.class).intValue())
+        .one();
+  }
+
+  /** A team of the owner with members bound to the agent, from the roster projection. */
+  public record Binding(UUID teamId, List<String> members) {}
+
+  /** The owner's teams (not deleted) that have members bound to the agent. */
+  public Flux<Binding> bindings(AgentKey agent) {
+    return db.sql(
+            """
+            SELECT t.team_id, array_agg(m.name ORDER BY m.name) AS members
+            FROM platform.roster_team t
+            JOIN platform.roster_member m ON m.team_id = t.team_id
+            WHERE t.owner_id = :owner AND m.agent_id = :agent AND t.status <> 'deleted'
+            GROUP BY t.team_id
+            ORDER BY t.team_id
+            """)
+        .bind("owner", agent.ownerId())
+        .bind("agent", agent.agentId())
+        .map(
+            row ->
+                new Binding(
+                    row.get("team_id", UUID.class), List.of(row.get("members", String[].class))))
+        .all();
   }
 
   /** The owner's agents with a live stream at {@code now}. */

@@ -303,10 +303,7 @@ public class RunCommands {
     String planner =
         request.planner() != null
             ? member(roster, "planner", request.planner())
-            : roster
-                .lead()
-                .map(Roster.Member::name)
-                .orElseThrow(() -> RunProblems.unknownMember("planner", "(the lead)"));
+            : roster.lead().map(Roster.Member::name).orElseThrow(RunProblems::noLead);
     String synthesiser =
         request.synthesiser() != null
             ? member(roster, "synthesiser", request.synthesiser())

@@ -39,6 +39,14 @@ public final class RunProblems {
         Map.of("option", option, "member", member));
   }
 
+  /** A run with no planner named, on a team that has no lead to plan it. */
+  public static DomainFailure noLead() {
+    return DomainFailure.invalid(
+        "no-lead",
+        "This team has no lead to plan the run: name a planner among its members",
+        Map.of("option", "planner"));
+  }
+
   /** An option outside its bounds. */
   public static DomainFailure outOfRange(String option, int value, int min, int max) {
     return DomainFailure.invalid(

@@ -62,6 +62,7 @@ public class AgentsController {
         .map(
             result -> {
               model.addAttribute("agentId", agentId);
+              model.addAttribute("gateway", origin(exchange));
               if (result.ok() && result.body() != null) {
                 model.addAttribute("revoked", result.body().path("revoked").asInt());
                 model.addAttribute("error", null);
@@ -180,12 +181,15 @@ public class AgentsController {
             result -> {
               model.addAttribute("agentId", agentId);
               if (result.ok() && result.body() != null) {
-                model.addAttribute("token", result.body().path("access_token").asString());
+                String minted = result.body().path("access_token").asString();
+                model.addAttribute("token", minted);
+                model.addAttribute("run", WorkerCommands.of(origin(exchange), agentId, minted));
                 model.addAttribute("expiresIn", result.body().path("expires_in").asLong());
                 model.addAttribute("error", null);
               } else {
                 exchange.getResponse().setStatusCode(status(result));
                 model.addAttribute("token", null);
+                model.addAttribute("run", null);
                 model.addAttribute("error", result.message());
               }
               return "fragments/agents :: token";
@@ -208,6 +212,7 @@ public class AgentsController {
         .map(
             result -> {
               model.addAttribute("agentId", agentId);
+              model.addAttribute("gateway", origin(exchange));
               if (result.ok() && result.body() != null) {
                 model.addAttribute("secret", result.body().path("webhook_secret").asString());
                 model.addAttribute(
@@ -285,5 +290,11 @@ public class AgentsController {
     return result.status() >= 400 && result.status() < 500
         ? HttpStatus.valueOf(result.status())
         : HttpStatus.BAD_GATEWAY;
+  }
+
+  /** The address the person reached the gateway at, for the commands they copy. */
+  static String origin(ServerWebExchange exchange) {
+    java.net.URI uri = exchange.getRequest().getURI();
+    return uri.getScheme() + "://" + uri.getRawAuthority();
   }
 }

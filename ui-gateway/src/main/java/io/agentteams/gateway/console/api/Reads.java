@@ -4,6 +4,7 @@ import io.agentteams.gateway.console.view.ActivityItem;
 import io.agentteams.gateway.console.view.Agent;
 import io.agentteams.gateway.console.view.Job;
 import io.agentteams.gateway.console.view.Message;
+import io.agentteams.gateway.console.view.Spend;
 import io.agentteams.gateway.console.view.StateItem;
 import io.agentteams.gateway.console.view.Task;
 import io.agentteams.gateway.console.view.Team;
@@ -75,6 +76,12 @@ public class Reads {
               }
               return items;
             });
+  }
+
+  /** The team's spend and budgets, with the owner's. */
+  public Mono<Spend> spend(Caller.Owner owner, UUID teamId) {
+    return api.get(owner, "/api/v1/teams/" + teamId + "/spend")
+        .map(r -> as(r.orThrow(), Spend.class));
   }
 
   public Mono<Job> job(Caller.Owner owner, UUID jobId) {

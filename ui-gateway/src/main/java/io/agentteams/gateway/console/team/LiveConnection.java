@@ -1,16 +1,19 @@
 package io.agentteams.gateway.console.team;
 
 import io.agentteams.contracts.Topics;
+import io.agentteams.contracts.scheduler.WorkerPresenceChanged;
 import io.agentteams.gateway.console.Fragments;
 import io.agentteams.gateway.console.api.Reads;
 import io.agentteams.gateway.console.view.ActivityItem;
 import io.agentteams.gateway.console.view.Board;
+import io.agentteams.gateway.console.view.Chain;
 import io.agentteams.gateway.console.view.Job;
 import io.agentteams.gateway.console.view.Message;
 import io.agentteams.gateway.console.view.RosterRow;
 import io.agentteams.gateway.console.view.StateItem;
 import io.agentteams.gateway.console.view.Task;
 import io.agentteams.gateway.console.view.Team;
+import io.agentteams.gateway.console.view.Workers;
 import io.agentteams.gateway.stream.FeedEvent;
 import io.agentteams.platform.identity.Caller;
 import java.time.Instant;
@@ -23,7 +26,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
@@ -46,24 +48,27 @@ final class LiveConnection {
   private final Map<UUID, Job> jobs = new LinkedHashMap<>();
   private final Map<Long, String> taskVersions = new HashMap<>();
   private final Map<String, String> rosterVersions = new HashMap<>();
-  private Predicate<String> workerConnected;
+  private List<Task> tasks;
+  private Workers workers;
 
   LiveConnection(
       Caller.Owner owner,
       Team team,
       List<ActivityItem> activity,
-      Predicate<String> workerConnected,
+      List<Task> tasks,
+      Workers workers,
       Reads reads,
       Fragments fragments,
       JsonMapper mapper) {
     this.owner = owner;
-    this.workerConnected = workerConnected;
+    this.tasks = List.copyOf(tasks);
+    this.workers = workers;
     this.teamId = team.id();
     this.team = team;
     this.reads = reads;
     this.fragments = fragments;
     this.mapper = mapper;
-    TeamPageController.jobsOf(activity).forEach(job -> jobs.put(job.id(), job));
+    ActivityItem.jobsOf(activity).forEach(job -> jobs.put(job.id(), job));
     roster().forEach(row -> rosterVersions.put(row.member().name(), row.version()));
   }
 
@@ -71,6 +76,9 @@ final class LiveConnection {
   Mono<String> on(FeedEvent event) {
     JsonNode envelope = mapper.readTree(event.json());
     JsonNode data = envelope.path("data");
+    if (WorkerPresenceChanged.TYPE.equals(event.type())) {
+      return onPresence();
+    }
     if (event.from(Topics.SCHEDULER_EVENTS)) {
       return onJob(data);
     }
@@ -100,10 +108,10 @@ final class LiveConnection {
   }
 
   /**
-   * The roster rows whose "no worker connected" changed since the page last showed them, read at
-   * the stream's heartbeat (presence is no event of the team).
+   * The roster rows whose worker presence changed: the event says that an agent's worker came or
+   * went; the scheduler says which workers are connected now.
    */
-  Mono<String> onPresence() {
+  private Mono<String> onPresence() {
     return refreshWorkers().then(Mono.fromSupplier(() -> rosterChanges(false)));
   }
 
@@ -111,7 +119,7 @@ final class LiveConnection {
   private Mono<Void> refreshWorkers() {
     return reads
         .workers(owner)
-        .doOnNext(connected -> workerConnected = connected::containsKey)
+        .doOnNext(connected -> workers = new Workers(connected, true))
         .onErrorResume(e -> Mono.empty())
         .then();
   }
@@ -121,8 +129,8 @@ final class LiveConnection {
     if (jobId.isEmpty()) {
       return Mono.just("");
     }
-    return refreshWorkers()
-        .then(reads.job(owner, UUID.fromString(jobId)))
+    return reads
+        .job(owner, UUID.fromString(jobId))
         .flatMap(
             job -> {
               jobs.put(job.id(), job);
@@ -144,7 +152,10 @@ final class LiveConnection {
               if (item.receipt() != null) {
                 jobs.put(item.receipt().id(), item.receipt());
               }
-              return fragments.render("live/job", Map.of("item", item)) + rosterChanges(false);
+              Chain chain = Chain.of(item.request().chainId(), jobs.values());
+              return fragments.render("live/job", Map.of("item", item))
+                  + fragments.render("live/chain", Map.of("chain", chain))
+                  + rosterChanges(false);
             });
   }
 
@@ -153,6 +164,7 @@ final class LiveConnection {
         .tasks(owner, teamId)
         .map(
             tasks -> {
+              this.tasks = tasks;
               Board board = Board.of(tasks);
               List<Task> changed = new ArrayList<>();
               Set<Long> present = new HashSet<>();
@@ -169,8 +181,10 @@ final class LiveConnection {
               List<Long> removed = new ArrayList<>();
               taskVersions.keySet().removeIf(id -> !present.contains(id) && removed.add(id));
               return fragments.render(
-                  "live/tasks",
-                  Map.of("board", board, "changed", changed, "removed", removed, "teamId", teamId));
+                      "live/tasks",
+                      Map.of(
+                          "board", board, "changed", changed, "removed", removed, "teamId", teamId))
+                  + rosterChanges(false);
             });
   }
 
@@ -208,7 +222,7 @@ final class LiveConnection {
   }
 
   private List<RosterRow> roster() {
-    return RosterRow.of(team, jobs.values(), workerConnected);
+    return RosterRow.of(team, jobs.values(), tasks, workers);
   }
 
   private static @Nullable String text(JsonNode node) {

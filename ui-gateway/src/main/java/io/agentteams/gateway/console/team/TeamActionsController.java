@@ -5,6 +5,7 @@ import io.agentteams.gateway.console.ConsoleProperties;
 import io.agentteams.gateway.console.api.ApiResult;
 import io.agentteams.gateway.console.api.ConsoleApi;
 import io.agentteams.gateway.console.api.Reads;
+import io.agentteams.gateway.console.view.Format;
 import io.agentteams.gateway.console.view.TextMeasure;
 import io.agentteams.platform.identity.Caller;
 import java.security.Principal;
@@ -190,6 +191,49 @@ public class TeamActionsController {
                   Map.of("expected_revision", read.body().path("revision").asLong()));
             })
         .flatMap(result -> outcome(exchange, model, result, "Plan approved."));
+  }
+
+  /** Sets the team's tokens budget (empty: none); the ledger holds every later admission to it. */
+  @PostMapping("/console/teams/{teamId}/budget")
+  public Mono<String> budget(
+      @PathVariable UUID teamId, Principal principal, ServerWebExchange exchange, Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    return exchange
+        .getFormData()
+        .flatMap(
+            form -> {
+              String tokens = field(form, "max_tokens").replace(",", "").strip();
+              Map<String, Object> body = new LinkedHashMap<>();
+              if (!tokens.isEmpty()) {
+                long limit;
+                try {
+                  limit = Long.parseLong(tokens);
+                } catch (NumberFormatException e) {
+                  limit = -1;
+                }
+                if (limit < 0) {
+                  return status(
+                      exchange,
+                      model,
+                      HttpStatus.UNPROCESSABLE_CONTENT,
+                      null,
+                      "The budget is a whole number of tokens.");
+                }
+                body.put("max_tokens", limit);
+              }
+              return api.put(owner, "/api/v1/teams/" + teamId + "/budget", body)
+                  .flatMap(
+                      result ->
+                          outcome(
+                              exchange,
+                              model,
+                              result,
+                              body.isEmpty()
+                                  ? "The team has no budget now."
+                                  : "Team budget set to "
+                                      + Format.INSTANCE.number((Long) body.get("max_tokens"))
+                                      + ("1".equals(tokens) ? " token." : " tokens.")));
+            });
   }
 
   @PostMapping("/console/teams/{teamId}/reconnect")

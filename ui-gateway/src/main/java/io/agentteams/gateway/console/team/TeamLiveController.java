@@ -1,5 +1,6 @@
 package io.agentteams.gateway.console.team;
 
+import io.agentteams.contracts.Topics;
 import io.agentteams.gateway.console.ConsoleModel;
 import io.agentteams.gateway.console.Fragments;
 import io.agentteams.gateway.console.api.ApiResult;
@@ -83,7 +84,8 @@ public class TeamLiveController {
             team ->
                 Mono.zip(
                         Reads.orEmptyWhileUnknown(reads.activity(owner, teamId), List.of()),
-                        TeamPageController.workerConnected(reads, owner))
+                        Reads.orEmptyWhileUnknown(reads.tasks(owner, teamId), List.of()),
+                        TeamPageController.workers(reads, owner))
                     .map(
                         found ->
                             new LiveConnection(
@@ -91,10 +93,48 @@ public class TeamLiveController {
                                 team,
                                 found.getT1(),
                                 found.getT2(),
+                                found.getT3(),
                                 reads,
                                 fragments,
                                 mapper)))
         .flatMapMany(connection -> stream(connection, teamId, owner, resume));
+  }
+
+  /**
+   * {@code GET /console/teams/{teamId}/changes}: a bare {@code change} event whenever one of the
+   * team's jobs or tasks changes, for pages that reread what they show of the team (a run's
+   * timeline) instead of polling.
+   */
+  @GetMapping(
+      value = "/console/teams/{teamId}/changes",
+      produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+  public Flux<ServerSentEvent<String>> changes(@PathVariable UUID teamId, Principal principal) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    return reads
+        .team(owner, teamId)
+        .onErrorMap(
+            ApiResult.ApiException.class,
+            e ->
+                new ResponseStatusException(
+                    e.result().status() == 404 ? HttpStatus.NOT_FOUND : HttpStatus.BAD_GATEWAY))
+        .flatMapMany(
+            team ->
+                drain.endOnShutdown(
+                    Flux.merge(
+                        feed.stream(
+                                teamId.toString(),
+                                owner.ownerId(),
+                                Optional.of(feed.position(teamId.toString())),
+                                event ->
+                                    event.from(Topics.SCHEDULER_EVENTS)
+                                        || event.from(Topics.TASK_EVENTS))
+                            .map(item -> ServerSentEvent.builder("").event("change").build()),
+                        Flux.interval(streams.heartbeat())
+                            .map(
+                                tick ->
+                                    ServerSentEvent.<String>builder()
+                                        .comment("keep-alive")
+                                        .build()))));
   }
 
   private Flux<ServerSentEvent<String>> stream(
@@ -103,34 +143,19 @@ public class TeamLiveController {
         Flux.merge(
             feed.stream(teamId.toString(), owner.ownerId(), resume, event -> true),
             Flux.interval(streams.heartbeat()));
-    // One change after another: the connection remembers what the page shows. A heartbeat also
-    // looks whether a member's worker came or went.
+    // One change after another: the connection remembers what the page shows. Worker presence
+    // arrives as events of the team (WorkerPresenceChanged) like every other change.
     Flux<ServerSentEvent<String>> out =
         items.concatMap(
             item ->
                 item instanceof TeamEventFeed.StreamItem streamItem
                     ? render(connection, streamItem).flux()
-                    : heartbeat(connection),
+                    : Flux.just(ServerSentEvent.<String>builder().comment("keep-alive").build()),
             1);
     // Ends when this replica shuts down; the browser reconnects elsewhere with Last-Event-ID.
     return drain.endOnShutdown(
         Flux.concat(
             Flux.just(ServerSentEvent.<String>builder().comment("stream open").build()), out));
-  }
-
-  /** A keep-alive, after the roster rows whose worker presence changed (they move no cursor). */
-  private Flux<ServerSentEvent<String>> heartbeat(LiveConnection connection) {
-    ServerSentEvent<String> keepAlive =
-        ServerSentEvent.<String>builder().comment("keep-alive").build();
-    return connection
-        .onPresence()
-        .onErrorResume(e -> Mono.just(""))
-        .flatMapMany(
-            html ->
-                html.isEmpty()
-                    ? Flux.just(keepAlive)
-                    : Flux.just(
-                        ServerSentEvent.builder(html).event("fragment").build(), keepAlive));
   }
 
   private Mono<ServerSentEvent<String>> render(

@@ -5,15 +5,16 @@ import io.agentteams.gateway.console.api.ApiResult;
 import io.agentteams.gateway.console.api.Reads;
 import io.agentteams.gateway.console.view.ActivityItem;
 import io.agentteams.gateway.console.view.Board;
-import io.agentteams.gateway.console.view.Job;
+import io.agentteams.gateway.console.view.Chain;
 import io.agentteams.gateway.console.view.RosterRow;
+import io.agentteams.gateway.console.view.Spend;
+import io.agentteams.gateway.console.view.Workers;
 import io.agentteams.gateway.stream.TeamEventFeed;
 import io.agentteams.platform.identity.Caller;
 import java.security.Principal;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
-import java.util.function.Predicate;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -58,14 +59,20 @@ public class TeamPageController {
                         Reads.orEmptyWhileUnknown(
                             reads.history(owner, teamId, null, null, null, null, HISTORY_PAGE),
                             new Reads.HistoryPage(List.of(), null, false)),
-                        workerConnected(reads, owner))
+                        workers(reads, owner),
+                        spend(reads, owner, teamId))
                     .map(
                         parts -> {
                           List<ActivityItem> activity = parts.getT1();
                           model.addAttribute("team", team);
                           model.addAttribute("teamId", team.id());
                           model.addAttribute(
-                              "roster", RosterRow.of(team, jobsOf(activity), parts.getT5()));
+                              "roster",
+                              RosterRow.of(
+                                  team,
+                                  ActivityItem.jobsOf(activity),
+                                  parts.getT2(),
+                                  parts.getT5()));
                           model.addAttribute(
                               "activity",
                               activity.subList(0, Math.min(FEED_PAGE, activity.size())));
@@ -74,11 +81,14 @@ public class TeamPageController {
                               activity.size() > FEED_PAGE
                                   ? activity.get(FEED_PAGE - 1).request().id()
                                   : null);
+                          model.addAttribute(
+                              "chains", Chain.of(ActivityItem.jobsOf(activity), FEED_PAGE));
                           model.addAttribute("board", Board.of(parts.getT2()));
                           model.addAttribute("state", parts.getT3());
                           model.addAttribute("history", parts.getT4());
                           model.addAttribute("historyFiltered", false);
                           model.addAttribute("liveAfter", after);
+                          model.addAttribute("spend", parts.getT6().orElse(null));
                           return "team";
                         }))
         .onErrorResume(
@@ -99,26 +109,19 @@ public class TeamPageController {
             });
   }
 
-  /**
-   * Which pull agents of the owner have a worker connected now; while the scheduler cannot say,
-   * every agent is taken as connected (the page never claims a worker is missing without knowing).
-   */
-  static Mono<Predicate<String>> workerConnected(Reads reads, Caller.Owner owner) {
+  /** The team's spend, empty while the scheduler cannot say. */
+  static Mono<Optional<Spend>> spend(Reads reads, Caller.Owner owner, UUID teamId) {
     return reads
-        .workers(owner)
-        .<Predicate<String>>map(connected -> connected::containsKey)
-        .onErrorResume(e -> Mono.<Predicate<String>>just(agent -> true));
+        .spend(owner, teamId)
+        .map(Optional::of)
+        .onErrorResume(e -> Mono.just(Optional.empty()));
   }
 
-  /** Every job of the feed: requests and hand-offs, and the receipts that returned answers. */
-  static List<Job> jobsOf(List<ActivityItem> activity) {
-    List<Job> jobs = new ArrayList<>();
-    for (ActivityItem item : activity) {
-      jobs.add(item.request());
-      if (item.receipt() != null) {
-        jobs.add(item.receipt());
-      }
-    }
-    return jobs;
+  /** Which pull agents of the owner have a worker connected now (unknown while none can say). */
+  static Mono<Workers> workers(Reads reads, Caller.Owner owner) {
+    return reads
+        .workers(owner)
+        .map(connected -> new Workers(connected, true))
+        .onErrorResume(e -> Mono.just(Workers.unknown()));
   }
 }

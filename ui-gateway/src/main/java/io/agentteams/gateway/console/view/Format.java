@@ -59,6 +59,47 @@ public final class Format {
     return text.length() <= 8 ? text : text.substring(0, 8);
   }
 
+  /** How long from one instant to another, e.g. {@code 850 ms}, {@code 12 s}, {@code 3 min 5 s}. */
+  public String duration(@Nullable Instant from, @Nullable Instant to) {
+    if (from == null || to == null) {
+      return "";
+    }
+    long millis = Math.max(0, java.time.Duration.between(from, to).toMillis());
+    if (millis < 1000) {
+      return millis + " ms";
+    }
+    long seconds = millis / 1000;
+    if (seconds < 60) {
+      return seconds + " s";
+    }
+    if (seconds < 3600) {
+      return seconds / 60 + " min " + seconds % 60 + " s";
+    }
+    return seconds / 3600 + " h " + seconds % 3600 / 60 + " min";
+  }
+
+  /** A count with thousands separators, e.g. {@code 12,345}. */
+  public String number(long n) {
+    return String.format(java.util.Locale.ENGLISH, "%,d", n);
+  }
+
+  /**
+   * A lifetime in whole units a person reads: {@code 1 hour}, {@code 12 hours}, {@code 30 minutes}.
+   */
+  public String lifetime(long seconds) {
+    if (seconds >= 3600 && seconds % 3600 == 0) {
+      return plural(seconds / 3600, "hour");
+    }
+    if (seconds >= 60) {
+      return plural(seconds / 60, "minute");
+    }
+    return plural(seconds, "second");
+  }
+
+  private static String plural(long n, String unit) {
+    return n + " " + unit + (n == 1 ? "" : "s");
+  }
+
   /** Characters (code points) and UTF-8 bytes of a text. */
   public TextMeasure measure(@Nullable String text) {
     return TextMeasure.of(text == null ? "" : text);

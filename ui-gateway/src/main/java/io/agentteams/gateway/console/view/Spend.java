@@ -40,7 +40,7 @@ public record Spend(
   public record ModelLine(
       String model, long inputTokens, long outputTokens, long tokens, long cost, long jobs) {
 
-    /** Its cost in micro-units, as an amount of the currency with six decimals. */
+    /** Its cost, as money to the cent. */
     public String cost(String currency) {
       return money(cost, currency);
     }
@@ -64,21 +64,30 @@ public record Spend(
 
     /** The tokens budget as people read it, or "none". */
     public String tokensBudget() {
-      return budget == null || budget.maxTokens() == null ? "none" : budget.maxTokens().toString();
+      return budget == null || budget.maxTokens() == null
+          ? "none"
+          : Format.INSTANCE.number(budget.maxTokens());
     }
 
     /** What is left of the tokens budget, or an em dash with none. */
     public String tokensLeft() {
-      return remainingTokens == null ? "—" : remainingTokens.toString();
+      return remainingTokens == null ? "—" : Format.INSTANCE.number(remainingTokens);
     }
 
-    /** A cost in micro-units, as an amount of the currency with six decimals. */
+    /** Its cost, as money to the cent. */
     public String cost(String currency) {
       return money(spent.cost(), currency);
     }
   }
 
-  private static String money(long microUnits, String currency) {
-    return String.format(java.util.Locale.ROOT, "%.6f %s", microUnits / 1_000_000.0, currency);
+  /**
+   * An amount in micro-units as money to the cent with thousands separators ({@code 1,234.50 USD});
+   * a spend below one cent reads {@code < 0.01 USD} rather than nothing.
+   */
+  static String money(long microUnits, String currency) {
+    if (microUnits > 0 && microUnits < 10_000) {
+      return "< 0.01 " + currency;
+    }
+    return String.format(java.util.Locale.ENGLISH, "%,.2f %s", microUnits / 1_000_000.0, currency);
   }
 }
