@@ -1,5 +1,8 @@
 package io.agentteams.scheduler.job.web;
 
+import io.agentteams.platform.access.AccessPolicy;
+import io.agentteams.platform.access.AccessPolicy.CallerKind;
+import io.agentteams.platform.access.TeamAccess;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.web.WebProblems;
 import io.agentteams.scheduler.job.application.JobCommands;
@@ -22,12 +25,17 @@ import tools.jackson.databind.json.JsonMapper;
 @RestController
 public class JobController {
 
+  /** Only the member a job runs as may ask after it; anyone else is told it is not found. */
+  private static final AccessPolicy JOB_MEMBER = AccessPolicy.admitting(CallerKind.MEMBER);
+
   private final JobCommands commands;
   private final JsonMapper json;
+  private final TeamAccess access;
 
-  public JobController(JobCommands commands, JsonMapper json) {
+  public JobController(JobCommands commands, JsonMapper json, TeamAccess access) {
     this.commands = commands;
     this.json = json;
+    this.access = access;
   }
 
   @GetMapping("/api/v1/jobs/{jobId}")
@@ -46,8 +54,9 @@ public class JobController {
         .find(new Caller.Owner(member.ownerId()), jobId)
         .filter(
             job ->
-                job.spec().teamId().equals(member.teamId())
-                    && job.spec().target().name().equals(member.member()))
+                access
+                    .screenAs(member, job.spec().teamId(), job.spec().target().name(), JOB_MEMBER)
+                    .isEmpty())
         .map(job -> new Liveness(jobId, !job.state().finished()))
         .switchIfEmpty(Mono.error(() -> WebProblems.notFound("job", jobId)));
   }
