@@ -102,18 +102,19 @@ public final class PostgresNotifications implements SmartLifecycle, AutoCloseabl
       return raced.notifications();
     }
     // Listening starts once the first subscriber is there: the catch-up that follows the LISTEN
-    // goes to the subscribers the channel has then (a sink without one drops it), and a LISTEN
-    // answered before the caller subscribed lost it.
+    // goes to the subscribers the channel has then (a sink without one drops it). The sink adds a
+    // subscriber only after its onSubscribe hook returns, so listening is asked for by a second
+    // source merged after the sink: a LISTEN answered at once still finds the subscriber there.
     AtomicBoolean asked = new AtomicBoolean();
-    return created
-        .notifications()
-        .doOnSubscribe(
-            subscription -> {
+    Mono<Notification> listenOnce =
+        Mono.fromRunnable(
+            () -> {
               if (asked.compareAndSet(false, true)) {
                 listenOnLiveConnection(created);
                 connectIfWanted();
               }
             });
+    return Flux.merge(created.notifications(), listenOnce);
   }
 
   /** Starts listening (once a channel is asked for); idempotent. */
