@@ -62,6 +62,7 @@ public class TeamEventFeed {
   private final AtomicInteger subscribers = new AtomicInteger();
   private final Counter disconnected;
   private final Counter resets;
+  private final Counter repeatsDropped;
   private final EventTracing tracing;
   private final EventReplay replay;
 
@@ -106,6 +107,12 @@ public class TeamEventFeed {
             .description(
                 "Streams resumed from a cursor older than the window whose missed events could not"
                     + " be read back from the broker, answered with a reset")
+            .register(meters);
+    this.repeatsDropped =
+        Counter.builder("agentteams.gateway.stream.repeats.dropped")
+            .description(
+                "Events a stream did not send because it had already sent (or, resumed, had) that"
+                    + " topic offset on the same connection")
             .register(meters);
   }
 
@@ -362,7 +369,7 @@ public class TeamEventFeed {
         buffer.asFlux().filter(e -> snapshot.cursor().precedes(e.topic(), e.offset()));
     Flux<StreamItem> events =
         Flux.concat(missed, after)
-            .filter(new SentOnce(from == null ? EventCursor.start() : from))
+            .filter(new SentOnce(from == null ? EventCursor.start() : from, repeatsDropped))
             .filter(e -> e.ownerId().equals(ownerId) && filter.test(e))
             .map(StreamItem.Event::new);
     Flux<StreamItem> head =
@@ -493,8 +500,10 @@ public class TeamEventFeed {
   private static final class SentOnce implements Predicate<FeedEvent> {
 
     private final long[] upTo;
+    private final Counter dropped;
 
-    SentOnce(EventCursor from) {
+    SentOnce(EventCursor from, Counter dropped) {
+      this.dropped = dropped;
       upTo = new long[Topics.EVENT_TOPICS.size()];
       for (int topic = 0; topic < upTo.length; topic++) {
         upTo[topic] = from.offset(topic);
@@ -504,6 +513,7 @@ public class TeamEventFeed {
     @Override
     public boolean test(FeedEvent event) {
       if (event.offset() <= upTo[event.topic()]) {
+        dropped.increment();
         return false;
       }
       upTo[event.topic()] = event.offset();

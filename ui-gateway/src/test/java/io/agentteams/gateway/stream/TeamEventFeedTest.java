@@ -34,6 +34,7 @@ class TeamEventFeedTest {
 
   private final EventCodec codec = new EventCodec("test", Clock.systemUTC());
   private final String team = UUID.randomUUID().toString();
+  private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
   private TeamEventFeed feed;
   private long offset;
   // What the broker holds of the team-events topic (by offset), and how the feed asks for it.
@@ -62,7 +63,7 @@ class TeamEventFeedTest {
                 4),
             EventTracing.NONE,
             replay,
-            new SimpleMeterRegistry());
+            meters);
     for (String topic : Topics.EVENT_TOPICS) {
       for (int p = 0; p < 4; p++) {
         feed.assigned(new TopicPartition(topic, p), 0, 4);
@@ -278,6 +279,8 @@ class TeamEventFeedTest {
         .assertNext(i -> assertThat(texts(List.of(i))).containsExactly("fresh"))
         .thenCancel()
         .verify(Duration.ofSeconds(5));
+    // Every record read again reached the open stream once more and was dropped there, counted.
+    assertThat(meters.counter("agentteams.gateway.stream.repeats.dropped").count()).isEqualTo(8);
   }
 
   @Test
