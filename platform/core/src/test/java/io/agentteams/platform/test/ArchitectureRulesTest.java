@@ -7,10 +7,12 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import io.agentteams.archfixture.team.application.MadeUpGrant;
 import io.agentteams.archfixture.team.application.OwnAccessCheck;
+import io.agentteams.archfixture.team.client.WireClient;
 import io.agentteams.archfixture.team.domain.FixtureProblems;
 import io.agentteams.archfixture.team.domain.HttpFlavouredRule;
 import io.agentteams.archfixture.team.domain.InlineFailure;
 import io.agentteams.archfixture.team.domain.NamedRule;
+import io.agentteams.archfixture.team.runtime.WirePusher;
 import io.agentteams.platform.access.TeamAccess;
 import org.junit.jupiter.api.Test;
 
@@ -65,6 +67,20 @@ class ArchitectureRulesTest {
     assertThatCode(() -> ArchitectureRules.domainFailuresAreNamed.check(named))
         .doesNotThrowAnyException();
     assertThatCode(() -> ArchitectureRules.domainFailuresCarryNoHttp.check(named))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void httpSpokenInANewlyNamedCapabilityPackageBreaksTheWireRule() {
+    assertThatThrownBy(() -> ArchitectureRules.onlyAdaptersSpeakTheWire.check(of(WirePusher.class)))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("WirePusher")
+        .hasMessageContaining("WebClient");
+  }
+
+  @Test
+  void httpSpokenInAnAdapterPackageKeepsTheWireRule() {
+    assertThatCode(() -> ArchitectureRules.onlyAdaptersSpeakTheWire.check(of(WireClient.class)))
         .doesNotThrowAnyException();
   }
 }

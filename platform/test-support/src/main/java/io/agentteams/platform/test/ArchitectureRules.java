@@ -34,6 +34,20 @@ public final class ArchitectureRules {
   private static final String DOMAIN_FAILURE = "io.agentteams.platform.problem.DomainFailure";
   private static final String HTTP_PROBLEM = "io.agentteams.platform.problem.ProblemException";
 
+  private static final String[] ADAPTER_PACKAGES = {
+    "..web..", "..persistence..", "..messaging..", "..client.."
+  };
+  private static final String[] WIRE_PACKAGES = {
+    "org.springframework.web..",
+    "org.springframework.http..",
+    "org.springframework.r2dbc..",
+    "org.springframework.data.r2dbc..",
+    "org.springframework.kafka..",
+    "io.r2dbc..",
+    "org.apache.kafka..",
+    "reactor.netty.."
+  };
+
   private ArchitectureRules() {}
 
   /** Domain code is plain Java: no Spring, R2DBC, Kafka, Reactor, Jackson or Micrometer. */
@@ -66,6 +80,33 @@ public final class ArchitectureRules {
           .dependOnClassesThat()
           .resideInAnyPackage("..application..", "..web..", "..persistence..", "..messaging..")
           .because("adapters depend on the domain, never the reverse")
+          .allowEmptyShould(true);
+
+  /**
+   * The wire — HTTP, SQL and Kafka — is spoken by adapters only, whatever a package is called: a
+   * class that uses Spring's web or HTTP types, R2DBC or Kafka lives in an adapter package ({@code
+   * web}, {@code persistence}, {@code messaging}, {@code client}) or is the module's wiring (a
+   * {@code @Configuration} class or its application class). A new capability package (say {@code
+   * push} or {@code runtime}) is therefore checked like {@code application}: its wire talk moves
+   * into an adapter beside it. The services behind the gateway keep it; the gateway is the edge,
+   * whose capabilities (filters, controllers, streams, the console) are adapters by nature.
+   */
+  @ArchTest
+  public static final ArchRule onlyAdaptersSpeakTheWire =
+      noClasses()
+          .that()
+          .resideOutsideOfPackages(ADAPTER_PACKAGES)
+          .and()
+          .areNotAnnotatedWith("org.springframework.context.annotation.Configuration")
+          .and()
+          .areNotAnnotatedWith("org.springframework.boot.autoconfigure.SpringBootApplication")
+          .and()
+          .resideOutsideOfPackages(
+              "io.agentteams.platform..", "io.agentteams.devstack..", "io.agentteams.gateway..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(WIRE_PACKAGES)
+          .because("capabilities decide; adapters translate to and from the wire")
           .allowEmptyShould(true);
 
   /** A service never uses another service's code; it learns from events or calls the API. */

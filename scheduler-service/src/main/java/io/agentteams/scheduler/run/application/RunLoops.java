@@ -3,6 +3,7 @@ package io.agentteams.scheduler.run.application;
 import io.agentteams.platform.loop.PeriodicLoop;
 import io.agentteams.platform.loop.PeriodicLoops;
 import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.run.persistence.RunMetrics;
 import java.time.Duration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

@@ -12,6 +12,7 @@ import io.agentteams.scheduler.job.domain.Usage;
 import io.agentteams.scheduler.job.messaging.JobEvents;
 import io.agentteams.scheduler.signal.DatabaseSignals;
 import io.agentteams.scheduler.webhook.WebhookProperties;
+import io.agentteams.scheduler.webhook.client.WebhookPusher;
 import io.agentteams.scheduler.webhook.domain.PushAgent;
 import io.agentteams.scheduler.webhook.domain.PushResult;
 import io.agentteams.scheduler.webhook.domain.RetryPolicy;

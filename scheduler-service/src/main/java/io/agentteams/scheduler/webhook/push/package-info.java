@@ -1,4 +1,7 @@
-/** Claims webhook agents' jobs and pushes them over HTTP through the outbound guard. */
+/**
+ * Claims webhook agents' jobs and pushes them (through {@code webhook.client}), acting on the
+ * answers.
+ */
 @NullMarked
 package io.agentteams.scheduler.webhook.push;
 

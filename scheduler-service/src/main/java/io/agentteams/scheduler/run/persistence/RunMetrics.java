@@ -1,4 +1,4 @@
-package io.agentteams.scheduler.run.application;
+package io.agentteams.scheduler.run.persistence;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

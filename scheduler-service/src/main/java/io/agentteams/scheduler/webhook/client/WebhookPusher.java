@@ -1,4 +1,4 @@
-package io.agentteams.scheduler.webhook.push;
+package io.agentteams.scheduler.webhook.client;
 
 import io.agentteams.platform.outbound.OutboundHttp;
 import io.agentteams.platform.outbound.OutboundRefused;
