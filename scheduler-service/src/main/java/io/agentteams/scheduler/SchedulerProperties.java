@@ -100,6 +100,7 @@ public record SchedulerProperties(
    * @param chainMaxHops default hand-off hops budget of a chain
    * @param modelsShown the most models a spend line breaks its spend down by; the rest are summed
    *     under {@code other} (agents name models freely, so a line's breakdown stays bounded)
+   * @param trendDays the days (UTC, today included) a spend view's day-by-day trend covers
    */
   public record Budget(
       @DefaultValue("1000") long reserveTokens,
@@ -110,11 +111,15 @@ public record SchedulerProperties(
       @DefaultValue("0") long ownerTokens,
       @DefaultValue("0") long ownerCostUnits,
       @DefaultValue("0") int chainMaxHops,
-      @DefaultValue("20") int modelsShown) {
+      @DefaultValue("20") int modelsShown,
+      @DefaultValue("14") int trendDays) {
 
     public Budget {
       if (modelsShown < 1) {
         throw new IllegalArgumentException("budget models-shown is at least 1");
+      }
+      if (trendDays < 1 || trendDays > 90) {
+        throw new IllegalArgumentException("budget trend-days is between 1 and 90");
       }
       if (reserveTokens < 0
           || reserveCost < 0

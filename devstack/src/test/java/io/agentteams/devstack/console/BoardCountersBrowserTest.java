@@ -3,12 +3,14 @@ package io.agentteams.devstack.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentteams.platform.test.RealInfrastructure;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The team page's counters in a real browser stay exact under live inserts: the board's task count
@@ -76,6 +78,26 @@ class BoardCountersBrowserTest {
         .ok();
     browser.waitForText(By.id("history-list"), "Copy due at six");
     browser.waitUntil(d -> !displayed("history-empty"));
+  }
+
+  @Test
+  void theOwnerCreatesATaskFromThePageAndItShowsLive() {
+    String letters = fixture.team(token, "Letters", "Answer the letters", "editor", "reporter");
+    browser.get(fixture.gateway + "/console/teams/" + letters);
+    browser.waitUntil(
+        d -> "live".equals(d.findElement(By.id("live-status")).getAttribute("data-state")));
+    browser.click(By.cssSelector("#task-new summary"));
+    browser.waitFor(By.id("task-title")).sendKeys("Letters page");
+    browser.click(By.id("task-create"));
+    browser.waitForText(By.id("task-status"), "created.");
+    browser.waitForText(By.id("col-ready"), "Letters page");
+    browser.waitUntil(d -> text("board-title").equals("Task board (1 task)"));
+    List<String> creators = new ArrayList<>();
+    for (JsonNode task :
+        fixture.api.get("/api/v1/teams/" + letters + "/tasks", token).ok().path("items")) {
+      creators.add(task.path("title").asString() + " by " + task.path("created_by").asString());
+    }
+    assertThat(creators).containsExactly("Letters page by owner");
   }
 
   private static String text(String id) {

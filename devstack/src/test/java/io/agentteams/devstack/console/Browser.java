@@ -245,6 +245,21 @@ public final class Browser implements AutoCloseable {
 
   /** Saves a screenshot of the whole page under {@code target/console-screenshots/}. */
   public Path screenshot(String name) {
+    return screenshot(Path.of("target", "console-screenshots"), name);
+  }
+
+  /**
+   * Where {@link #checkAndCapture} saves its pictures: {@code target/console-screenshots/}, or the
+   * folder the system property {@code agentteams.console.screenshots} names ({@code
+   * bin/console-screenshots} sets it to {@code docs/console/}).
+   */
+  public static Path pictures() {
+    String folder = System.getProperty("agentteams.console.screenshots", "");
+    return folder.isBlank() ? Path.of("target", "console-screenshots") : Path.of(folder);
+  }
+
+  /** Saves a screenshot of the whole page (at most 4,000 px high) in the folder. */
+  public Path screenshot(Path folder, String name) {
     Dimension size = driver.manage().window().getSize();
     Object height = script("return Math.min(document.documentElement.scrollHeight, 4000);");
     driver
@@ -253,7 +268,7 @@ public final class Browser implements AutoCloseable {
         .setSize(new Dimension(size.getWidth(), Math.max(600, ((Number) height).intValue())));
     try {
       byte[] png = driver.getScreenshotAs(OutputType.BYTES);
-      Path file = Path.of("target", "console-screenshots", name + ".png");
+      Path file = folder.resolve(name + ".png");
       Files.createDirectories(file.getParent());
       Files.write(file, png);
       return file;
@@ -269,7 +284,18 @@ public final class Browser implements AutoCloseable {
     width(width);
     theme(theme);
     List<String> violations = accessibilityViolations();
-    screenshot(page + "-" + theme + "-" + width);
+    if (System.getProperty("agentteams.console.screenshots", "").isBlank()) {
+      screenshot(pictures(), page + "-" + theme + "-" + width);
+    } else {
+      // Pictures for the documentation: the first screen only (900 px high), to keep them small.
+      try {
+        Path file = pictures().resolve(page + "-" + theme + "-" + width + ".png");
+        Files.createDirectories(file.getParent());
+        Files.write(file, driver.getScreenshotAs(OutputType.BYTES));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
     assertThat(violations)
         .as("serious or critical axe violations on %s, %s, %d px", page, theme, width)
         .isEmpty();

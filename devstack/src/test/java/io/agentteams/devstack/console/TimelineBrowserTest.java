@@ -100,6 +100,17 @@ class TimelineBrowserTest {
               assertThat(steps).hasSize(4);
               assertThat(steps.get(0).getText()).contains("editor").contains("request");
               assertThat(steps.get(3).getText()).contains("writer").contains("hand-off");
+              // The finished step says how long it took and shows its result's excerpt.
+              assertThat(steps.get(3).findElement(By.className("duration")).getText())
+                  .startsWith("took ");
+              assertThat(steps.get(3).findElement(By.className("excerpt")).getText())
+                  .isEqualTo("Tides drafted.");
+              assertThat(
+                      steps
+                          .get(0)
+                          .findElement(By.className("copy-id"))
+                          .getAttribute("data-copy-text"))
+                  .isEqualTo(first);
               WebElement started = steps.get(0).findElement(By.cssSelector(".when time"));
               assertThat(started.getText()).endsWith("ago");
               assertThat(started.getAttribute("title")).endsWith("UTC");

@@ -329,6 +329,40 @@ class BudgetIntegrationTest extends SchedulerIntegrationTest {
     assertThat(refused.get("spent")).isEqualTo(95);
     assertThat(refused.get("remaining")).isEqualTo(5);
     assertThat(requestRefused(second, "editor").get("budget")).isEqualTo("owner.tokens");
+
+    // The owner's account lists each team's total and, like each team's, a trend of 14 days
+    // ending today with today's spend in it.
+    Map<?, ?> mine = ownerSpend(pia);
+    Map<String, Long> perTeam = new HashMap<>();
+    for (Object each : (List<?>) mine.get("teams")) {
+      Map<?, ?> total = (Map<?, ?>) each;
+      perTeam.put((String) total.get("team_id"), ((Number) total.get("tokens")).longValue());
+    }
+    assertThat(perTeam)
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(first.id().toString(), 70L, second.id().toString(), 25L));
+    List<?> days = (List<?>) mine.get("daily");
+    assertThat(days).hasSize(14);
+    Map<?, ?> today = (Map<?, ?>) days.get(13);
+    assertThat(today.get("day"))
+        .isEqualTo(java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString());
+    assertThat(((Number) today.get("tokens")).longValue()).isEqualTo(95);
+    assertThat(((Number) today.get("jobs")).longValue()).isEqualTo(2);
+    List<?> teamDays = (List<?>) spend(first).get("daily");
+    assertThat(teamDays).hasSize(14);
+    assertThat(((Number) ((Map<?, ?>) teamDays.get(13)).get("tokens")).longValue()).isEqualTo(70);
+  }
+
+  private Map<?, ?> ownerSpend(String ownerId) {
+    return web.get()
+        .uri("/api/v1/budget")
+        .header("Authorization", owner(ownerId))
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectBody(Map.class)
+        .returnResult()
+        .getResponseBody();
   }
 
   /**

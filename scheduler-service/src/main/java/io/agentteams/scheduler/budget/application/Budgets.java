@@ -7,11 +7,15 @@ import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.budget.domain.Balance;
 import io.agentteams.scheduler.budget.domain.Budget;
 import io.agentteams.scheduler.budget.domain.BudgetProblems;
+import io.agentteams.scheduler.budget.domain.DaySpend;
 import io.agentteams.scheduler.budget.domain.ModelSpend;
 import io.agentteams.scheduler.budget.domain.Scope;
+import io.agentteams.scheduler.budget.domain.TeamTotal;
 import io.agentteams.scheduler.budget.persistence.LedgerStore;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,13 +49,15 @@ public class Budgets {
    * @param team the team's balance
    * @param rows the team's members, runs and chains, most recently changed first
    * @param byModel each of those scopes' spend per model, most tokens first
+   * @param daily the team's spend per day of the trend's days, oldest first
    */
   public record TeamSpend(
       String currency,
       Balance owner,
       Balance team,
       List<LedgerStore.Row> rows,
-      Map<Scope, List<ModelSpend>> byModel) {
+      Map<Scope, List<ModelSpend>> byModel,
+      List<DaySpend> daily) {
 
     /** A scope's spend per model; empty when it settled nothing. */
     public List<ModelSpend> models(Scope scope) {
@@ -62,8 +68,16 @@ public class Budgets {
   /** One scope's balance and its spend per model. */
   public record Line(Balance balance, List<ModelSpend> byModel) {}
 
-  /** The owner's balance and currency, and its spend per model. */
-  public record OwnerSpend(String currency, Balance owner, List<ModelSpend> byModel) {}
+  /**
+   * The owner's balance and currency, its spend per model, what each of its teams spent, and its
+   * spend per day of the trend's days, oldest first.
+   */
+  public record OwnerSpend(
+      String currency,
+      Balance owner,
+      List<ModelSpend> byModel,
+      List<TeamTotal> teams,
+      List<DaySpend> daily) {}
 
   private final RosterAccess access;
   private final LedgerStore store;
@@ -110,15 +124,20 @@ public class Budgets {
   public Mono<OwnerSpend> ownerSpend(Caller.Owner owner) {
     Instant now = clock.instant();
     Scope scope = Scope.owner(owner.ownerId());
-    return currency(owner.ownerId())
-        .zipWith(balance(scope, now))
-        .zipWith(store.byModel(List.of(scope), settings.modelsShown()))
+    return Mono.zip(
+            currency(owner.ownerId()),
+            balance(scope, now),
+            store.byModel(List.of(scope), settings.modelsShown()),
+            store.teamTotals(owner.ownerId()).collectList(),
+            daily(owner.ownerId(), null, now))
         .map(
             found ->
                 new OwnerSpend(
-                    found.getT1().getT1(),
-                    found.getT1().getT2(),
-                    found.getT2().getOrDefault(scope, List.of())));
+                    found.getT1(),
+                    found.getT2(),
+                    found.getT3().getOrDefault(scope, List.of()),
+                    found.getT4(),
+                    found.getT5()));
   }
 
   /** A team's spend, with its owner's. */
@@ -151,6 +170,7 @@ public class Budgets {
                                       rows.forEach(r -> scopes.add(r.balance().scope()));
                                       return store
                                           .byModel(scopes, settings.modelsShown())
+                                          .zipWith(daily(grant.ownerId(), teamId, now))
                                           .map(
                                               models ->
                                                   new TeamSpend(
@@ -158,8 +178,20 @@ public class Budgets {
                                                       balances.get(ownerScope),
                                                       balances.get(teamScope),
                                                       rows,
-                                                      models));
+                                                      models.getT1(),
+                                                      models.getT2()));
                                     })));
+  }
+
+  /** The spend per day of the trend's days up to today (UTC), oldest first, zero days included. */
+  private Mono<List<DaySpend>> daily(String ownerId, @Nullable UUID teamId, Instant now) {
+    LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
+    int days = settings.trendDays();
+    Instant since = today.minusDays(days - 1L).atStartOfDay(ZoneOffset.UTC).toInstant();
+    return store
+        .daily(ownerId, teamId, since)
+        .collectList()
+        .map(found -> DaySpend.lastDays(found, today, days));
   }
 
   private Mono<Balance> balance(Scope scope, Instant now) {

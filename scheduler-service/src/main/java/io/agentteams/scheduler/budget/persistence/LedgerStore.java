@@ -3,14 +3,17 @@ package io.agentteams.scheduler.budget.persistence;
 import io.agentteams.platform.outbox.Outbox;
 import io.agentteams.scheduler.budget.domain.Balance;
 import io.agentteams.scheduler.budget.domain.Budget;
+import io.agentteams.scheduler.budget.domain.DaySpend;
 import io.agentteams.scheduler.budget.domain.Ledger;
 import io.agentteams.scheduler.budget.domain.ModelSpend;
 import io.agentteams.scheduler.budget.domain.Scope;
+import io.agentteams.scheduler.budget.domain.TeamTotal;
 import io.agentteams.scheduler.job.domain.Usage;
 import io.agentteams.scheduler.job.persistence.JobStore;
 import io.r2dbc.spi.Readable;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -544,6 +547,55 @@ public class LedgerStore {
         .bind("team", teamId)
         .bind("limit", limit)
         .map(row -> new Row(balance(row, defaults), row.get("team_id", UUID.class)))
+        .all();
+  }
+
+  /**
+   * What the owner's settled jobs (of one team, or of all its teams with {@code teamId} null) spent
+   * per day (UTC) since {@code since}, counted on the day each job finished; days with nothing are
+   * not listed.
+   */
+  public Flux<DaySpend> daily(String ownerId, @Nullable UUID teamId, Instant since) {
+    DatabaseClient.GenericExecuteSpec query =
+        db.sql(
+                """
+                SELECT (finished_at AT TIME ZONE 'UTC')::date AS day, sum(tokens) AS tokens,
+                       sum(cost_units) AS cost, count(*) AS jobs
+                FROM job
+                WHERE owner_id = :owner AND settled AND finished_at >= :since
+                  AND (tokens > 0 OR cost_units > 0)
+                  AND (CAST(:team AS uuid) IS NULL OR team_id = CAST(:team AS uuid))
+                GROUP BY 1
+                """)
+            .bind("owner", ownerId)
+            .bind("since", JobStore.utc(since));
+    query = teamId == null ? query.bindNull("team", UUID.class) : query.bind("team", teamId);
+    return query
+        .map(
+            row ->
+                new DaySpend(
+                    row.get("day", LocalDate.class),
+                    row.get("tokens", Number.class).longValue(),
+                    row.get("cost", Number.class).longValue(),
+                    row.get("jobs", Number.class).longValue()))
+        .all();
+  }
+
+  /** What each of the owner's teams spent in all, as the ledger sums it (deleted teams too). */
+  public Flux<TeamTotal> teamTotals(String ownerId) {
+    return db.sql(
+            """
+            SELECT scope_id, spent_tokens, spent_cost, jobs FROM ledger
+            WHERE scope = 'team' AND owner_id = :owner
+            """)
+        .bind("owner", ownerId)
+        .map(
+            row ->
+                new TeamTotal(
+                    UUID.fromString(row.get("scope_id", String.class)),
+                    row.get("spent_tokens", Long.class),
+                    row.get("spent_cost", Long.class),
+                    row.get("jobs", Number.class).longValue()))
         .all();
   }
 

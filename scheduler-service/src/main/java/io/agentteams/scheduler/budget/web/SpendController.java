@@ -3,8 +3,10 @@ package io.agentteams.scheduler.budget.web;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.scheduler.budget.application.Budgets;
 import io.agentteams.scheduler.budget.domain.Balance;
+import io.agentteams.scheduler.budget.domain.DaySpend;
 import io.agentteams.scheduler.budget.domain.ModelSpend;
 import io.agentteams.scheduler.budget.domain.Scope;
+import io.agentteams.scheduler.budget.domain.TeamTotal;
 import io.agentteams.scheduler.budget.persistence.LedgerStore;
 import io.agentteams.scheduler.job.domain.Usage;
 import java.util.List;
@@ -20,8 +22,9 @@ import reactor.core.publisher.Mono;
 /**
  * Budgets and spend: {@code GET /api/v1/teams/{teamId}/spend} (the team's spend per member, run and
  * chain, with the team's and the owner's totals), {@code PUT /api/v1/teams/{teamId}/budget}, and
- * the owner's own {@code GET|PUT /api/v1/budget} (budget across all its teams, and currency). Costs
- * are integer micro-units of the owner's currency.
+ * the owner's own {@code GET|PUT /api/v1/budget} (budget across all its teams, and currency, with
+ * each team's total), each with spend per day of the last days. Costs are integer micro-units of
+ * the owner's currency.
  */
 @RestController
 public class SpendController {
@@ -147,7 +150,41 @@ public class SpendController {
     }
   }
 
-  /** A team's spend. */
+  /**
+   * What was spent on one day (UTC), counted on the day each job finished.
+   *
+   * @param day the day, {@code 2026-12-07}
+   * @param tokens all tokens
+   * @param cost micro-units of the owner's currency
+   * @param jobs the jobs that spent anything
+   */
+  public record DayView(String day, long tokens, long cost, long jobs) {
+
+    static List<DayView> of(List<DaySpend> days) {
+      return days.stream()
+          .map(d -> new DayView(d.day().toString(), d.tokens(), d.cost(), d.jobs()))
+          .toList();
+    }
+  }
+
+  /**
+   * What one of the owner's teams spent in all (a deleted team's spend stays listed).
+   *
+   * @param teamId the team
+   * @param tokens all tokens its settled jobs used
+   * @param cost micro-units of the owner's currency
+   * @param jobs the jobs settled on it
+   */
+  public record TeamTotalView(UUID teamId, long tokens, long cost, long jobs) {
+
+    static List<TeamTotalView> of(List<TeamTotal> teams) {
+      return teams.stream()
+          .map(t -> new TeamTotalView(t.teamId(), t.tokens(), t.cost(), t.jobs()))
+          .toList();
+    }
+  }
+
+  /** A team's spend, with its spend per day of the trend's days (oldest first, zero days too). */
   public record TeamSpendView(
       UUID teamId,
       String currency,
@@ -155,7 +192,8 @@ public class SpendController {
       LineView team,
       List<LineView> members,
       List<LineView> runs,
-      List<LineView> chains) {
+      List<LineView> chains,
+      List<DayView> daily) {
 
     static TeamSpendView of(Budgets.TeamSpend spend) {
       return new TeamSpendView(
@@ -165,7 +203,8 @@ public class SpendController {
           LineView.of(spend.team(), spend.models(spend.team().scope())),
           lines(spend, Scope.Kind.MEMBER),
           lines(spend, Scope.Kind.RUN),
-          lines(spend, Scope.Kind.CHAIN));
+          lines(spend, Scope.Kind.CHAIN),
+          DayView.of(spend.daily()));
     }
 
     private static List<LineView> lines(Budgets.TeamSpend spend, Scope.Kind kind) {
@@ -177,10 +216,18 @@ public class SpendController {
     }
   }
 
-  /** The owner's own account. */
-  public record OwnerSpendView(String currency, LineView owner) {
+  /**
+   * The owner's own account, what each of its teams spent, and its spend per day of the trend's
+   * days across all its teams (oldest first, zero days too).
+   */
+  public record OwnerSpendView(
+      String currency, LineView owner, List<TeamTotalView> teams, List<DayView> daily) {
     static OwnerSpendView of(Budgets.OwnerSpend spend) {
-      return new OwnerSpendView(spend.currency(), LineView.of(spend.owner(), spend.byModel()));
+      return new OwnerSpendView(
+          spend.currency(),
+          LineView.of(spend.owner(), spend.byModel()),
+          TeamTotalView.of(spend.teams()),
+          DayView.of(spend.daily()));
     }
   }
 }

@@ -85,17 +85,24 @@ public final class Board {
 
   // ---- tasks ----
 
-  /** Adds a task; dependencies must name live tasks, so a new task never closes a cycle. */
+  /**
+   * Adds a task; dependencies must name live tasks, so a new task never closes a cycle. Any member
+   * may create tasks, and so may the team's owner (as {@code owner}, from the console); a member
+   * other than the lead may name only itself as the task's owner, the team's owner any member.
+   */
   public Task create(
       Actor actor, NewTask draft, TeamMembers members, TaskLimits limits, Instant now) {
-    Actor.Member member = requireMember(actor, "create tasks");
     String title = limits.title().checkNotBlank(draft.title());
     String description =
         draft.description() == null ? "" : limits.description().check(draft.description());
     List<TaskId> dependencies = liveDependencies(draft.dependencies(), limits);
     List<WriteScope> scopes = scopes(draft.writeScopes(), limits);
     if (draft.owner() != null) {
-      checkAssignable(member, draft.owner(), members);
+      if (actor instanceof Actor.Member member) {
+        checkAssignable(member, draft.owner(), members);
+      } else if (!members.has(draft.owner())) {
+        throw BoardProblems.unknownMember(draft.owner());
+      }
     }
     requireRoom(1, limits);
     TaskId id = allocate();
@@ -105,10 +112,10 @@ public final class Board {
             new Task.Definition(title, description, dependencies, scopes),
             false,
             draft.owner(),
-            new Task.Origin(member.name(), now, null, null)));
+            new Task.Origin(actor.label(), now, null, null)));
     rederive(Set.of(id), new BoardEvent.Cause("created", id), now);
     Task created = live.get(id);
-    events.add(new BoardEvent.Created(created, member.name(), overlaps(created)));
+    events.add(new BoardEvent.Created(created, actor.label(), overlaps(created)));
     return created;
   }
 

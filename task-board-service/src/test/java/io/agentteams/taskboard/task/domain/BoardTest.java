@@ -161,6 +161,31 @@ class BoardTest {
   }
 
   @Test
+  void theOwnerOfTheTeamCreatesTasksAsOwnerAndMayAssignThemToAMember() {
+    Task task = create(OWNER);
+    assertThat(task.origin().createdBy()).isEqualTo("owner");
+    assertThat(task.status()).isEqualTo(TaskStatus.READY);
+
+    Task assigned =
+        board.create(
+            OWNER,
+            new NewTask("for ben", null, List.of(), List.of(), "ben"),
+            BoardModelPropertiesTest.TEAM,
+            BoardModelPropertiesTest.LIMITS,
+            T0);
+    assertThat(assigned.owner()).isEqualTo("ben");
+    assertThatThrownBy(
+            () ->
+                board.create(
+                    OWNER,
+                    new NewTask("for nobody", null, List.of(), List.of(), "zed"),
+                    BoardModelPropertiesTest.TEAM,
+                    BoardModelPropertiesTest.LIMITS,
+                    T0))
+        .isInstanceOf(DomainFailure.class);
+  }
+
+  @Test
   void aRecoveredClaimantCanNeitherHeartbeatNorComplete() {
     Task task = create(ANA);
     Task claimed = board.claim(BEN, task.id(), task.revision(), T0);

@@ -198,7 +198,7 @@ class TaskPermissionsIntegrationTest {
   }
 
   @Test
-  void theTeamsOwnerReadsTheBoardButNeitherCreatesNorClaims() {
+  void theTeamsOwnerReadsTheBoardAndCreatesTasksButDoesNotClaim() {
     Team team = board.teamWithLeadAndMembers("alice", "lead", "ana");
     TaskView task = board.create(team, "ana", "Visible to alice");
 
@@ -219,10 +219,10 @@ class TaskPermissionsIntegrationTest {
         .bodyValue(Map.of("title", "Owner task"))
         .exchange()
         .expectStatus()
-        .isForbidden()
+        .isCreated()
         .expectBody()
-        .jsonPath("$.code")
-        .isEqualTo("members-only");
+        .jsonPath("$.task.created_by")
+        .isEqualTo("owner");
     BoardFixture.transition(board.asOwner(team), team, task.id(), "claim", task.revision())
         .expectStatus()
         .isForbidden();

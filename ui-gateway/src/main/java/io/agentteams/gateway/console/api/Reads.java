@@ -4,6 +4,7 @@ import io.agentteams.gateway.console.view.ActivityItem;
 import io.agentteams.gateway.console.view.Agent;
 import io.agentteams.gateway.console.view.Job;
 import io.agentteams.gateway.console.view.Message;
+import io.agentteams.gateway.console.view.OwnerSpend;
 import io.agentteams.gateway.console.view.Spend;
 import io.agentteams.gateway.console.view.StateItem;
 import io.agentteams.gateway.console.view.Task;
@@ -82,6 +83,11 @@ public class Reads {
   public Mono<Spend> spend(Caller.Owner owner, UUID teamId) {
     return api.get(owner, "/api/v1/teams/" + teamId + "/spend")
         .map(r -> as(r.orThrow(), Spend.class));
+  }
+
+  /** The owner's spend and budget across its teams, each team's total, and the trend. */
+  public Mono<OwnerSpend> ownerSpend(Caller.Owner owner) {
+    return api.get(owner, "/api/v1/budget").map(r -> as(r.orThrow(), OwnerSpend.class));
   }
 
   public Mono<Job> job(Caller.Owner owner, UUID jobId) {

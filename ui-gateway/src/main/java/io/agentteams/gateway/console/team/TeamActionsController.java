@@ -236,6 +236,48 @@ public class TeamActionsController {
             });
   }
 
+  /**
+   * Creates a task on the team's board as the team's owner (the board records it as created by
+   * {@code owner}); it reaches the page live, like any other task.
+   */
+  @PostMapping("/console/teams/{teamId}/tasks")
+  public Mono<String> createTask(
+      @PathVariable UUID teamId, Principal principal, ServerWebExchange exchange, Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    return exchange
+        .getFormData()
+        .flatMap(
+            form -> {
+              String title = field(form, "title").strip();
+              if (title.isEmpty()) {
+                return status(
+                    exchange,
+                    model,
+                    HttpStatus.UNPROCESSABLE_CONTENT,
+                    null,
+                    "Give the task a title.");
+              }
+              Map<String, Object> body = new LinkedHashMap<>();
+              body.put("title", title);
+              String description = blankToNull(field(form, "description"));
+              if (description != null) {
+                body.put("description", description);
+              }
+              return api.post(owner, "/api/v1/teams/" + teamId + "/tasks", body)
+                  .flatMap(
+                      result ->
+                          outcome(
+                              exchange,
+                              model,
+                              result,
+                              "Task "
+                                  + (result.body() == null
+                                      ? ""
+                                      : "#" + result.body().path("task").path("id").asLong() + " ")
+                                  + "created."));
+            });
+  }
+
   @PostMapping("/console/teams/{teamId}/reconnect")
   public Mono<String> reconnect(
       @PathVariable UUID teamId, Principal principal, ServerWebExchange exchange, Model model) {

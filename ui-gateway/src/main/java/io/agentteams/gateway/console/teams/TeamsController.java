@@ -5,12 +5,17 @@ import io.agentteams.gateway.console.ConsoleProperties;
 import io.agentteams.gateway.console.api.ApiResult;
 import io.agentteams.gateway.console.api.ConsoleApi;
 import io.agentteams.gateway.console.api.Reads;
+import io.agentteams.gateway.console.view.Format;
+import io.agentteams.gateway.console.view.OwnerSpend;
+import io.agentteams.gateway.console.view.Spend;
 import io.agentteams.gateway.console.view.Team;
 import io.agentteams.platform.identity.Caller;
 import java.security.Principal;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Controller;
@@ -22,7 +27,8 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * {@code /console/teams}: the owner's teams with how many more they may have; {@code
+ * {@code /console/teams}: the owner's teams with how many more they may have, what each spent, and
+ * the owner's spend, budget (set from the page) and day-by-day trend across them; {@code
  * /console/teams/new}: a new team from the agent catalog. A refused team is shown again exactly as
  * typed, with the reason.
  */
@@ -48,8 +54,11 @@ public class TeamsController {
     Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
     return reads
         .teams(owner)
+        .zipWith(ownerSpend(owner))
         .map(
-            teams -> {
+            found -> {
+              List<Team> teams = found.getT1();
+              model.addAttribute("ownerSpend", found.getT2().orElse(null));
               List<Team> newestFirst =
                   teams.stream().sorted(Comparator.comparing(Team::createdAt).reversed()).toList();
               model.addAttribute("teams", newestFirst);
@@ -62,10 +71,82 @@ public class TeamsController {
             ApiResult.ApiException.class,
             e -> {
               model.addAttribute("teams", List.of());
+              model.addAttribute("ownerSpend", null);
               model.addAttribute("atLimit", false);
               model.addAttribute("deleted", false);
               model.addAttribute("error", e.result().message());
               return Mono.just("teams");
+            });
+  }
+
+  /**
+   * Sets the owner's tokens budget across all its teams (empty: none), keeping its cost budget and
+   * currency; the ledger refuses every later request that would pass it.
+   */
+  @PostMapping("/console/budget")
+  public Mono<String> ownerBudget(Principal principal, ServerWebExchange exchange, Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    return exchange
+        .getFormData()
+        .flatMap(
+            form -> {
+              String typed = form.getFirst("max_tokens");
+              String tokens = typed == null ? "" : typed.replace(",", "").strip();
+              Long limit = null;
+              if (!tokens.isEmpty()) {
+                try {
+                  limit = Long.parseLong(tokens);
+                } catch (NumberFormatException e) {
+                  limit = -1L;
+                }
+                if (limit < 0) {
+                  return status(
+                      exchange,
+                      model,
+                      HttpStatus.UNPROCESSABLE_CONTENT,
+                      null,
+                      "The budget is a whole number of tokens.");
+                }
+              }
+              Long maxTokens = limit;
+              return reads
+                  .ownerSpend(owner)
+                  .flatMap(
+                      current -> {
+                        Map<String, Object> body = new LinkedHashMap<>();
+                        body.put("max_tokens", maxTokens);
+                        Spend.Limits set = current.owner().budget();
+                        body.put("max_cost", set == null ? null : set.maxCost());
+                        body.put("currency", current.currency());
+                        return api.put(owner, "/api/v1/budget", body);
+                      })
+                  .flatMap(
+                      result ->
+                          result.ok()
+                              ? status(
+                                  exchange,
+                                  model,
+                                  HttpStatus.OK,
+                                  maxTokens == null
+                                      ? "You have no budget across your teams now."
+                                      : "Budget across your teams set to "
+                                          + Format.INSTANCE.number(maxTokens)
+                                          + (maxTokens == 1 ? " token." : " tokens."),
+                                  null)
+                              : status(
+                                  exchange,
+                                  model,
+                                  HttpStatus.valueOf(
+                                      result.status() >= 400 && result.status() < 600
+                                          ? result.status()
+                                          : 502),
+                                  null,
+                                  result.message()))
+                  .onErrorResume(
+                      ApiResult.ApiException.class,
+                      e ->
+                          status(
+                              exchange, model, HttpStatus.BAD_GATEWAY, null, e.result().message()));
             });
   }
 
@@ -133,6 +214,26 @@ public class TeamsController {
               model.addAttribute("error", e.result().message());
               return Mono.just("fragments/catalog :: results");
             });
+  }
+
+  /** The owner's spend, empty while the scheduler cannot say (the list shows without it). */
+  private Mono<Optional<OwnerSpend>> ownerSpend(Caller.Owner owner) {
+    return reads
+        .ownerSpend(owner)
+        .map(Optional::of)
+        .onErrorResume(e -> Mono.just(Optional.empty()));
+  }
+
+  private static Mono<String> status(
+      ServerWebExchange exchange,
+      Model model,
+      HttpStatus status,
+      @Nullable String message,
+      @Nullable String error) {
+    exchange.getResponse().setStatusCode(status);
+    model.addAttribute("message", message);
+    model.addAttribute("error", error);
+    return Mono.just("fragments/status :: status");
   }
 
   private String form(
