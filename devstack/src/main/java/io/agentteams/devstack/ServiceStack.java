@@ -5,8 +5,8 @@ import io.agentteams.mailbox.MailboxApplication;
 import io.agentteams.scheduler.SchedulerApplication;
 import io.agentteams.taskboard.TaskBoardApplication;
 import io.agentteams.team.TeamApplication;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,6 +30,9 @@ import org.springframework.http.client.ReactorResourceFactory;
 public final class ServiceStack implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(ServiceStack.class);
+
+  /** How long a service's own event loops get to finish their tasks at its stop. */
+  private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(2);
 
   /** The services in start order: the gateway last, once it knows where the others listen. */
   public enum Service {
@@ -186,6 +189,10 @@ public final class ServiceStack implements AutoCloseable {
                     () -> {
                       ReactorResourceFactory own = new ReactorResourceFactory();
                       own.setUseGlobalResources(false);
+                      // Netty's default quiet period held each service's stop for 2 s after its
+                      // server had closed; the stack stops its services one after another.
+                      own.setShutdownQuietPeriod(Duration.ZERO);
+                      own.setShutdownTimeout(SHUTDOWN_TIMEOUT);
                       return own;
                     }));
     Map<String, Object> defaults = new LinkedHashMap<>();
@@ -287,13 +294,44 @@ public final class ServiceStack implements AutoCloseable {
     return contexts.get(service);
   }
 
-  /** Stops the services, the gateway first. */
+  /**
+   * Stops the services: the gateway first, so that no call comes in through it any more, then the
+   * others at the same time (they share nothing but Kafka and the database server, and each stop
+   * spends most of its time waiting for its consumers to leave their groups).
+   */
   @Override
   public void close() {
-    List<Service> started = new ArrayList<>(contexts.keySet());
-    Collections.reverse(started);
-    for (Service service : started) {
-      contexts.remove(service).close();
+    if (contexts.containsKey(Service.GATEWAY)) {
+      stopOne(Service.GATEWAY);
+    }
+    List<Thread> stopping = new ArrayList<>();
+    for (Service service : new ArrayList<>(contexts.keySet())) {
+      Thread thread = new Thread(() -> stopOne(service), "stop-" + service.id());
+      thread.start();
+      stopping.add(thread);
+    }
+    boolean interrupted = false;
+    for (Thread thread : stopping) {
+      while (thread.isAlive()) {
+        try {
+          thread.join();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void stopOne(Service service) {
+    ConfigurableApplicationContext context;
+    synchronized (this) {
+      context = contexts.remove(service);
+    }
+    if (context != null) {
+      context.close();
       log.info("Stopped {}", service.id());
     }
   }

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,11 +24,14 @@ import java.util.concurrent.TimeUnit;
 public final class DevStackProcess implements AutoCloseable {
 
   private final Process process;
+  private final ProcessHandle stack;
   private final Path output;
   private final Map<String, String> settings;
 
-  private DevStackProcess(Process process, Path output, Map<String, String> settings) {
+  private DevStackProcess(
+      Process process, ProcessHandle stack, Path output, Map<String, String> settings) {
     this.process = process;
+    this.stack = stack;
     this.output = output;
     this.settings = settings;
   }
@@ -62,6 +66,21 @@ public final class DevStackProcess implements AutoCloseable {
   /** Launches it with the run command's JVM options and {@code jvmOptions} after them. */
   public static DevStackProcess launch(
       String name, Map<String, String> settings, List<String> jvmOptions) {
+    return start(name, command(settings, jvmOptions), false, Map.copyOf(settings));
+  }
+
+  /**
+   * Launches it as the run command does: as the child of another process (Maven there, a shell
+   * here) and with {@code stop-with-parent}, so that a SIGTERM to the parent alone ({@link
+   * #terminate()}) stops it.
+   */
+  public static DevStackProcess launchUnderParent(String name, Map<String, String> settings) {
+    List<String> command = new ArrayList<>(List.of("sh", "-c", "\"$@\" & wait", "sh"));
+    command.addAll(command(settings, List.of("-Dagentteams.devstack.stop-with-parent=true")));
+    return start(name, command, true, Map.copyOf(settings));
+  }
+
+  private static List<String> command(Map<String, String> settings, List<String> jvmOptions) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("@" + runCommandJvmOptions());
@@ -70,6 +89,11 @@ public final class DevStackProcess implements AutoCloseable {
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(DevStack.class.getName());
+    return command;
+  }
+
+  private static DevStackProcess start(
+      String name, List<String> command, boolean underParent, Map<String, String> settings) {
     Path output = Path.of("target", "devstack-" + name + ".out").toAbsolutePath();
     try {
       Files.deleteIfExists(output);
@@ -78,7 +102,15 @@ public final class DevStackProcess implements AutoCloseable {
               .redirectErrorStream(true)
               .redirectOutput(output.toFile())
               .start();
-      return new DevStackProcess(process, output, Map.copyOf(settings));
+      ProcessHandle stack = process.toHandle();
+      if (underParent) {
+        stack =
+            await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> process.toHandle().children().findFirst(), Optional::isPresent)
+                .orElseThrow();
+      }
+      return new DevStackProcess(process, stack, output, settings);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -133,12 +165,18 @@ public final class DevStackProcess implements AutoCloseable {
     return Path.of(settings.get("agentteams.devstack.dir")).resolve("postgres");
   }
 
+  /** The stack's process id (not its parent's, when it has one of the test's). */
   public long pid() {
-    return process.pid();
+    return stack.pid();
+  }
+
+  /** The stack's process. */
+  public ProcessHandle stack() {
+    return stack;
   }
 
   public boolean isAlive() {
-    return process.isAlive();
+    return stack.isAlive();
   }
 
   /** Everything it printed so far. */
@@ -163,7 +201,15 @@ public final class DevStackProcess implements AutoCloseable {
     }
   }
 
-  /** SIGTERM, as Ctrl+C or an orchestrator sends. */
+  /**
+   * Waits for the stack to end when it runs under a parent of the test's (whose exit code is not
+   * the stack's).
+   */
+  public void awaitStackGone(Duration timeout) {
+    await().atMost(timeout).pollInterval(Duration.ofMillis(100)).until(() -> !stack.isAlive());
+  }
+
+  /** SIGTERM (to the parent alone, when it has one), as Ctrl+C or an orchestrator sends. */
   public void terminate() {
     process.destroy();
   }
@@ -173,6 +219,10 @@ public final class DevStackProcess implements AutoCloseable {
     if (process.isAlive()) {
       process.destroy();
       awaitExit(Duration.ofMinutes(2));
+    }
+    if (stack.isAlive()) {
+      stack.destroy();
+      awaitStackGone(Duration.ofMinutes(2));
     }
   }
 }

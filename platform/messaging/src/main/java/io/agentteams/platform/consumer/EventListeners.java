@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -318,9 +320,37 @@ public final class EventListeners implements SmartLifecycle {
 
   @Override
   public void stop() {
-    containers.values().forEach(ConcurrentMessageListenerContainer::stop);
-    memberships.values().forEach(Membership::reset);
-    running = false;
+    CountDownLatch stopped = new CountDownLatch(1);
+    stop(stopped::countDown);
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Stops every container at once and calls back when the last has stopped. Each consumer's close
+   * commits its offsets, leaves its group and waits for its fetch in flight (up to {@code
+   * fetch-max-wait}): one after another, a service with several subscriptions took seconds each.
+   */
+  @Override
+  public void stop(Runnable callback) {
+    AtomicInteger left = new AtomicInteger(containers.size());
+    Runnable oneStopped =
+        () -> {
+          if (left.decrementAndGet() == 0) {
+            memberships.values().forEach(Membership::reset);
+            running = false;
+            callback.run();
+          }
+        };
+    if (containers.isEmpty()) {
+      running = false;
+      callback.run();
+      return;
+    }
+    containers.values().forEach(container -> container.stop(oneStopped));
   }
 
   /** Which of a subscription's consumers have joined their group since they started. */
