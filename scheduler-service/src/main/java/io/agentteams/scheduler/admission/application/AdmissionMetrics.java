@@ -6,8 +6,6 @@ import io.agentteams.scheduler.admission.domain.OwnerWeights;
 import io.agentteams.scheduler.admission.persistence.AdmissionStore;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.MultiGauge;
-import io.micrometer.core.instrument.Tags;
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -15,11 +13,12 @@ import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
 /**
- * Measures what admission looks like from the database, for the whole deployment: queued jobs per
- * owner, slots held and available, jobs waiting for an answer or for a runtime to take them, the
- * oldest queued job's wait, and Jain's fairness index over the recent admissions of the owners that
- * have a backlog (each owner's count divided by its weight). The {@code admission-metrics} loop of
- * {@link AdmissionLoops} refreshes them.
+ * Measures what admission looks like from the database, for the whole deployment: queued jobs, how
+ * many owners have a backlog and the deepest owner's backlog (no owner id is a label: the series
+ * stay a fixed few whatever the number of owners), slots held and available, jobs waiting for an
+ * answer or for a runtime to take them, the oldest queued job's wait, and Jain's fairness index
+ * over the recent admissions of the owners that have a backlog (each owner's count divided by its
+ * weight). The {@code admission-metrics} loop of {@link AdmissionLoops} refreshes them.
  */
 @Component
 public class AdmissionMetrics {
@@ -28,7 +27,7 @@ public class AdmissionMetrics {
   private final SchedulerProperties.Admission properties;
   private final OwnerWeights weights;
   private final Clock clock;
-  private final MultiGauge queueDepth;
+  private final AtomicReference<Backlog> backlog = new AtomicReference<>(new Backlog(0, 0, 0));
   private final AtomicInteger active = new AtomicInteger();
   private final AtomicReference<Double> fairness = new AtomicReference<>(1.0);
   private final AtomicReference<AdmissionStore.Waiting> waiting =
@@ -40,10 +39,15 @@ public class AdmissionMetrics {
     this.properties = properties.admission();
     this.weights = properties.admission().weights();
     this.clock = clock;
-    this.queueDepth =
-        MultiGauge.builder("agentteams.scheduler.queue.depth")
-            .description("Queued jobs per owner")
-            .register(meters);
+    Gauge.builder("agentteams.scheduler.queue.depth", backlog, b -> b.get().queued())
+        .description("Queued jobs across the deployment")
+        .register(meters);
+    Gauge.builder("agentteams.scheduler.queue.owners", backlog, b -> b.get().owners())
+        .description("Owners with at least one queued job")
+        .register(meters);
+    Gauge.builder("agentteams.scheduler.queue.depth.max", backlog, b -> b.get().deepest())
+        .description("Queued jobs of the owner with the most")
+        .register(meters);
     Gauge.builder("agentteams.scheduler.slots.active", active, AtomicInteger::get)
         .description("Admission slots held across the deployment")
         .register(meters);
@@ -83,14 +87,14 @@ public class AdmissionMetrics {
             .collectList()
             .doOnNext(
                 rows ->
-                    queueDepth.register(
-                        rows.stream()
-                            .map(
-                                row ->
-                                    MultiGauge.Row.of(
-                                        Tags.of("owner", row.ownerId()), (Number) row.queued()))
-                            .toList(),
-                        true))
+                    backlog.set(
+                        new Backlog(
+                            rows.stream().mapToLong(AdmissionStore.OwnerDepth::queued).sum(),
+                            rows.size(),
+                            rows.stream()
+                                .mapToLong(AdmissionStore.OwnerDepth::queued)
+                                .max()
+                                .orElse(0))))
             .then();
     Mono<Void> slots = store.heldSlots().doOnNext(active::set).then();
     Mono<Void> unanswered = store.waiting().doOnNext(waiting::set).then();
@@ -103,4 +107,7 @@ public class AdmissionMetrics {
             .then();
     return depths.then(slots).then(unanswered).then(fair);
   }
+
+  /** Queued jobs in all, owners with any, and the most one owner has. */
+  private record Backlog(long queued, int owners, long deepest) {}
 }

@@ -5,7 +5,6 @@ import io.agentteams.gateway.routing.ServiceEndpoints;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -76,22 +75,18 @@ public class OperatorFigures {
    * @param slots the bound
    * @param waitingInput jobs waiting for their owner's answer
    * @param oldestQueuedSeconds how long the oldest queued job has waited
-   * @param queuedByOwner queued jobs per owner, most first
+   * @param queued queued jobs across the deployment
+   * @param ownersQueued owners with at least one queued job
+   * @param deepestQueue queued jobs of the owner with the most
    */
   public record Admission(
       long activeSlots,
       long slots,
       long waitingInput,
       double oldestQueuedSeconds,
-      List<OwnerQueue> queuedByOwner) {
-
-    public long queued() {
-      return queuedByOwner.stream().mapToLong(OwnerQueue::queued).sum();
-    }
-  }
-
-  /** One owner's queued jobs. */
-  public record OwnerQueue(String owner, long queued) {}
+      long queued,
+      long ownersQueued,
+      long deepestQueue) {}
 
   /**
    * One service's outbox: rows not yet acknowledged by the broker and the oldest one's age.
@@ -161,18 +156,14 @@ public class OperatorFigures {
     if (slots.isEmpty()) {
       return null;
     }
-    List<OwnerQueue> owners =
-        scheduler.all("agentteams_scheduler_queue_depth").stream()
-            .filter(sample -> sample.labels().containsKey("owner") && sample.value() > 0)
-            .map(sample -> new OwnerQueue(sample.labels().get("owner"), (long) sample.value()))
-            .sorted(Comparator.comparingLong(OwnerQueue::queued).reversed())
-            .toList();
     return new Admission(
         (long) scheduler.value("agentteams_scheduler_slots_active").orElse(0),
         (long) slots.getAsDouble(),
         (long) scheduler.value("agentteams_scheduler_jobs_waiting_input").orElse(0),
         scheduler.value("agentteams_scheduler_queue_oldest_seconds").orElse(0),
-        owners);
+        (long) scheduler.value("agentteams_scheduler_queue_depth").orElse(0),
+        (long) scheduler.value("agentteams_scheduler_queue_owners").orElse(0),
+        (long) scheduler.value("agentteams_scheduler_queue_depth_max").orElse(0));
   }
 
   private Mono<PrometheusText> scrape(URI base) {
