@@ -1,6 +1,8 @@
 // What needs the signed-in owner, on every console page: the header's "Needs you" count, the tab
 // title, and the teams list's per-team counts, pushed by the server whenever a team's jobs or
 // tasks change. Every text it writes goes through textContent.
+import { showSignedOut } from './console.js';
+
 const link = document.getElementById('needs-you');
 const count = document.getElementById('needs-you-count');
 const title = document.title;
@@ -29,4 +31,8 @@ function show(attention) {
 if (link && count) {
   const source = new EventSource('/console/attention/live');
   source.addEventListener('attention', (event) => show(JSON.parse(event.data)));
+  source.addEventListener('signed-out', () => {
+    source.close();
+    showSignedOut();
+  });
 }

@@ -169,3 +169,10 @@ document.addEventListener('click', async (event) => {
 
 document.body.addEventListener('htmx:load', (event) => initFields(event.detail.elt));
 initFields(document);
+
+// A stream closed by the server because the session ended (sign-out, here or in another tab or
+// browser): say so instead of retrying in silence.
+export function showSignedOut() {
+  const notice = document.getElementById('signed-out-notice');
+  if (notice) notice.hidden = false;
+}

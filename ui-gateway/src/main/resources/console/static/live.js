@@ -3,13 +3,14 @@
 // is placed into its list in order; a known one is updated only in the parts whose version
 // changed. So a draft, a chosen recipient, an expanded card and an answer being typed are never
 // touched by an update of something else, nor by an update of their own card's other parts.
-import { initFields } from './console.js';
+import { initFields, showSignedOut } from './console.js';
 
 const main = document.querySelector('[data-live-src]');
 const indicator = document.getElementById('live-status');
 let lastId = main.dataset.liveAfter || '';
 let source = null;
 let retry = null;
+let ended = false;
 
 function show(state, label) {
   indicator.dataset.state = state;
@@ -18,6 +19,7 @@ function show(state, label) {
 
 function connect() {
   clearTimeout(retry);
+  if (ended) return;
   if (source) source.close();
   const url = main.dataset.liveSrc + (lastId ? '?after=' + encodeURIComponent(lastId) : '');
   source = new EventSource(url);
@@ -30,6 +32,12 @@ function connect() {
     } else {
       show('reconnecting', 'Reconnecting…');
     }
+  });
+  source.addEventListener('signed-out', () => {
+    ended = true;
+    source.close();
+    show('offline', 'Signed out');
+    showSignedOut();
   });
   source.addEventListener('fragment', (event) => {
     if (event.lastEventId) lastId = event.lastEventId;

@@ -55,8 +55,9 @@ import reactor.netty.resources.ConnectionProvider;
       "agentteams.gateway.limits.anonymous-requests-per-second=0.01",
       "agentteams.gateway.limits.anonymous-burst=3",
       "agentteams.gateway.limits.max-tracked-principals=32",
-      // Each test speaks from an address of its own (X-Forwarded-For), so their budgets are apart.
-      "server.forward-headers-strategy=framework"
+      // Each test speaks from an address of its own (X-Forwarded-For, believed from this host as
+      // from a trusted proxy), so their budgets are apart.
+      "agentteams.gateway.forwarded.trusted-proxies=127.0.0.1/32"
     })
 @AutoConfigureWebTestClient(timeout = "30s")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

@@ -497,6 +497,31 @@ class HelmChartTest {
   }
 
   @Test
+  void theGatewayBelievesForwardedHeadersOnlyFromTheConfiguredProxies() {
+    Map<String, String> byDefault =
+        env(first(render("ingress-tls").podSpec("Deployment", "at-ui-gateway").get("containers")));
+    assertThat(byDefault)
+        .as("the ingress controller's pod network, as values.yaml documents it")
+        .containsEntry("AGENTTEAMS_GATEWAY_FORWARDED_TRUSTED_PROXIES", "10.0.0.0/8")
+        .containsEntry("AGENTTEAMS_GATEWAY_FORWARDED_HSTS_MAX_AGE", "730d");
+
+    Map<String, Object> values = values("ingress-tls");
+    merge(
+        values,
+        Map.of(
+            "gateway",
+            Map.of(
+                "forwarded",
+                Map.of(
+                    "trustedProxies", List.of("10.244.0.0/16", "fd00::/8"), "hstsMaxAge", "1h"))));
+    Map<String, String> narrowed =
+        env(first(render(values).podSpec("Deployment", "at-ui-gateway").get("containers")));
+    assertThat(narrowed)
+        .containsEntry("AGENTTEAMS_GATEWAY_FORWARDED_TRUSTED_PROXIES", "10.244.0.0/16,fd00::/8")
+        .containsEntry("AGENTTEAMS_GATEWAY_FORWARDED_HSTS_MAX_AGE", "1h");
+  }
+
+  @Test
   void prometheusRuleAndDashboardsShipWhatComposeLoads() throws IOException {
     Rendered chart = render("production");
     Map<String, Object> rule = chart.find("PrometheusRule", "at");

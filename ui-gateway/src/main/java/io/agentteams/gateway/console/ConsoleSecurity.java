@@ -1,10 +1,12 @@
 package io.agentteams.gateway.console;
 
 import io.agentteams.gateway.console.session.ConsoleAuthentication;
+import io.agentteams.gateway.console.session.ConsoleSession;
 import io.agentteams.gateway.console.session.OidcSignIn;
 import io.agentteams.gateway.console.session.SessionCookies;
 import io.agentteams.gateway.console.session.SessionCsrfTokens;
 import io.agentteams.gateway.console.session.SessionSecurityContexts;
+import io.agentteams.gateway.headers.ForwardedHeadersProperties;
 import io.agentteams.gateway.identity.EdgeIdentityProperties;
 import io.agentteams.platform.web.ProblemResponses;
 import io.agentteams.platform.web.WebProblems;
@@ -35,9 +37,10 @@ import reactor.core.publisher.Mono;
 
 /**
  * The console's security chain; it covers {@code /} and {@code /console/**} only, so the public API
- * keeps its bearer tokens and is untouched. Sessions live in signed cookies, every unsafe request
- * needs the session's CSRF token, and every response carries a Content-Security-Policy without
- * inline scripts or styles.
+ * keeps its bearer tokens and is untouched. Sessions live in signed cookies checked against the
+ * server's session records ({@code SessionRecords}) on every request, every unsafe request needs
+ * the session's CSRF token, and every response carries a Content-Security-Policy without inline
+ * scripts or styles.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableWebFluxSecurity
@@ -65,7 +68,8 @@ public class ConsoleSecurity {
       SessionSecurityContexts contexts,
       SessionCsrfTokens csrf,
       ConsoleProperties console,
-      EdgeIdentityProperties identity) {
+      EdgeIdentityProperties identity,
+      ForwardedHeadersProperties forwarded) {
     OidcSignIn oidc = OidcSignIn.configured(identity, console);
     SecurityContextServerLogoutHandler forget = new SecurityContextServerLogoutHandler();
     forget.setSecurityContextRepository(contexts);
@@ -85,9 +89,12 @@ public class ConsoleSecurity {
                             referrer.policy(
                                 ReferrerPolicyServerHttpHeadersWriter.ReferrerPolicy.SAME_ORIGIN))
                     .frameOptions(
-                        frames -> frames.mode(XFrameOptionsServerHttpHeadersWriter.Mode.DENY)))
+                        frames -> frames.mode(XFrameOptionsServerHttpHeadersWriter.Mode.DENY))
+                    // Written only over TLS (directly or as a trusted proxy says).
+                    .hsts(hsts -> hsts.maxAge(forwarded.hstsMaxAge()).includeSubdomains(true)))
         .exceptionHandling(
-            errors -> errors.authenticationEntryPoint(signIn()).accessDeniedHandler(forbidden()))
+            errors ->
+                errors.authenticationEntryPoint(signIn(cookies)).accessDeniedHandler(forbidden()))
         .authorizeExchange(
             rules ->
                 rules
@@ -132,21 +139,25 @@ public class ConsoleSecurity {
 
   /**
    * Pages redirect to sign-in; an htmx request is told to redirect the whole page instead of
-   * swapping the sign-in page into a fragment; a stream is refused.
+   * swapping the sign-in page into a fragment; a stream is refused. A browser whose signed-in
+   * session has ended (signed out elsewhere, expired) is told so on the sign-in page.
    */
-  private static ServerAuthenticationEntryPoint signIn() {
+  private static ServerAuthenticationEntryPoint signIn(SessionCookies cookies) {
     return (exchange, error) -> {
+      String target =
+          cookies.current(exchange).filter(ConsoleSession::signedIn).isPresent()
+              ? "/console/signin?ended=1"
+              : "/console/signin";
       if (exchange.getRequest().getHeaders().containsHeader("HX-Request")) {
         exchange.getResponse().setStatusCode(HttpStatus.UNAUTHORIZED);
-        exchange.getResponse().getHeaders().set("HX-Redirect", "/console/signin");
+        exchange.getResponse().getHeaders().set("HX-Redirect", target);
         return exchange.getResponse().setComplete();
       }
       if (exchange.getRequest().getHeaders().getAccept().contains(MediaType.TEXT_EVENT_STREAM)) {
         exchange.getResponse().setStatusCode(HttpStatus.UNAUTHORIZED);
         return exchange.getResponse().setComplete();
       }
-      return new DefaultServerRedirectStrategy()
-          .sendRedirect(exchange, URI.create("/console/signin"));
+      return new DefaultServerRedirectStrategy().sendRedirect(exchange, URI.create(target));
     };
   }
 

@@ -1,5 +1,6 @@
 package io.agentteams.gateway.headers;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -15,8 +16,10 @@ import reactor.core.publisher.Mono;
  * more specific set them (the console's chain sets its own Content-Security-Policy and referrer
  * policy for its pages): {@code X-Content-Type-Options: nosniff}, a Content-Security-Policy (none
  * at all for the API, scripts and styles from this origin for Swagger UI), {@code Referrer-Policy:
- * no-referrer}, {@code X-Frame-Options: DENY}, HSTS when the request came over TLS, and {@code
- * Cache-Control: no-store} on every response that hands out a token.
+ * no-referrer}, {@code X-Frame-Options: DENY}, HSTS when the request came over TLS (directly or as
+ * a trusted proxy says, {@link TrustedProxies}; max-age {@code
+ * agentteams.gateway.forwarded.hsts-max-age}), and {@code Cache-Control: no-store} on every
+ * response that hands out a token.
  */
 @Component
 public class SecurityHeadersFilter implements WebFilter, Ordered {
@@ -30,8 +33,20 @@ public class SecurityHeadersFilter implements WebFilter, Ordered {
           + " img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none';"
           + " form-action 'self'; frame-ancestors 'none'";
 
-  /** Two years, this host and its subdomains. */
+  /** The default: two years, this host and its subdomains. */
   public static final String HSTS = "max-age=63072000; includeSubDomains";
+
+  private final String hsts;
+
+  /** With the default HSTS max-age. */
+  public SecurityHeadersFilter() {
+    this.hsts = HSTS;
+  }
+
+  @Autowired
+  public SecurityHeadersFilter(ForwardedHeadersProperties forwarded) {
+    this.hsts = forwarded.hsts();
+  }
 
   @Override
   public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
@@ -52,7 +67,7 @@ public class SecurityHeadersFilter implements WebFilter, Ordered {
             setIfAbsent(headers, "X-Frame-Options", "DENY");
           }
           if ("https".equalsIgnoreCase(exchange.getRequest().getURI().getScheme())) {
-            setIfAbsent(headers, "Strict-Transport-Security", HSTS);
+            setIfAbsent(headers, "Strict-Transport-Security", hsts);
           }
           if (handsOutTokens(exchange)) {
             headers.set(HttpHeaders.CACHE_CONTROL, "no-store");

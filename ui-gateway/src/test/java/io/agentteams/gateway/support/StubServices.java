@@ -140,9 +140,12 @@ public final class StubServices implements AutoCloseable {
         body =
             "{\"id\":\""
                 + path.substring(path.lastIndexOf('/') + 1)
-                + "\",\"members\":[{\"name\":\""
+                // Enough of a team for the console to read it too.
+                + "\",\"name\":\"Stub team\",\"goal\":\"Stub goal\",\"status\":\"ready\","
+                + "\"revision\":1,\"created_at\":\"2026-01-01T00:00:00Z\","
+                + "\"members\":[{\"name\":\""
                 + MEMBER
-                + "\"}]}";
+                + "\",\"lead\":true}]}";
       }
     } else if (service.equals("team") && path.startsWith("/api/v1/agents/")) {
       boolean ours = path.equals("/api/v1/agents/" + AGENT) && caller.ownerId().equals(OWNER);

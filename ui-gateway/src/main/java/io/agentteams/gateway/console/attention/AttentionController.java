@@ -4,6 +4,7 @@ import io.agentteams.contracts.Topics;
 import io.agentteams.gateway.console.ConsoleModel;
 import io.agentteams.gateway.console.api.ApiResult;
 import io.agentteams.gateway.console.api.Reads;
+import io.agentteams.gateway.console.session.SessionRecords;
 import io.agentteams.gateway.console.view.Attention;
 import io.agentteams.gateway.console.view.Team;
 import io.agentteams.gateway.stream.FeedEvent;
@@ -46,6 +47,7 @@ public class AttentionController {
   private final StreamProperties streams;
   private final StreamDrain drain;
   private final JsonMapper mapper;
+  private final SessionRecords sessions;
 
   public AttentionController(
       Reads reads,
@@ -53,13 +55,15 @@ public class AttentionController {
       TeamEventFeed feed,
       StreamProperties streams,
       StreamDrain drain,
-      JsonMapper mapper) {
+      JsonMapper mapper,
+      SessionRecords sessions) {
     this.reads = reads;
     this.attention = attention;
     this.feed = feed;
     this.streams = streams;
     this.drain = drain;
     this.mapper = mapper;
+    this.sessions = sessions;
   }
 
   @GetMapping("/console/attention")
@@ -119,7 +123,9 @@ public class AttentionController {
     Flux<ServerSentEvent<String>> keepAlive =
         Flux.interval(streams.heartbeat())
             .map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
-    return drain.endOnShutdown(Flux.merge(counts, keepAlive));
+    return sessions.untilSignedOut(
+        ConsoleModel.signedIn(principal).session(),
+        drain.endOnShutdown(Flux.merge(counts, keepAlive)));
   }
 
   /**

@@ -2,6 +2,7 @@ package io.agentteams.gateway.console.session;
 
 import io.agentteams.gateway.console.ConsoleProperties;
 import io.agentteams.gateway.identity.EdgeIdentityProperties;
+import java.security.Principal;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
@@ -17,7 +18,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * The sign-in page: the development sign-in (type an owner id; embedded stack only) and, when
- * configured, sign-in with the OpenID Connect provider.
+ * configured, sign-in with the OpenID Connect provider; and signing out everywhere (every session
+ * of the owner, on every replica).
  */
 @Controller
 public class SignInController {
@@ -26,6 +28,7 @@ public class SignInController {
 
   private final SessionCookies cookies;
   private final SessionSecurityContexts contexts;
+  private final SessionRecords records;
   private final ConsoleProperties console;
   private final boolean devSignIn;
   private final boolean oidcSignIn;
@@ -33,10 +36,12 @@ public class SignInController {
   public SignInController(
       SessionCookies cookies,
       SessionSecurityContexts contexts,
+      SessionRecords records,
       ConsoleProperties console,
       EdgeIdentityProperties identity) {
     this.cookies = cookies;
     this.contexts = contexts;
+    this.records = records;
     this.console = console;
     this.devSignIn = identity.devIdentityEnabled();
     this.oidcSignIn = OidcSignIn.configured(identity, console) != null;
@@ -51,7 +56,8 @@ public class SignInController {
   public String page(
       Model model,
       @RequestParam(required = false) @Nullable String error,
-      @RequestParam(name = "signed-out", required = false) @Nullable String signedOut) {
+      @RequestParam(name = "signed-out", required = false) @Nullable String signedOut,
+      @RequestParam(required = false) @Nullable String ended) {
     model.addAttribute("devSignIn", devSignIn);
     model.addAttribute("oidcSignIn", oidcSignIn);
     model.addAttribute(
@@ -61,7 +67,23 @@ public class SignInController {
         "error",
         "provider".equals(error) ? "The identity provider did not sign you in. Try again." : null);
     model.addAttribute("signedOut", signedOut != null);
+    model.addAttribute("ended", ended != null);
     return "signin";
+  }
+
+  /**
+   * Signs the owner out of every console session, in every browser and on every replica (pages,
+   * unsafe requests and open streams of each are refused from then on), and this browser with it.
+   */
+  @PostMapping("/console/signout/everywhere")
+  public Mono<String> signOutEverywhere(ServerWebExchange exchange, Principal principal) {
+    if (!(principal instanceof ConsoleAuthentication console)) {
+      return Mono.error(new ResponseStatusException(HttpStatus.UNAUTHORIZED));
+    }
+    return records
+        .endAll(console.session().ownerId())
+        .then(contexts.save(exchange, null))
+        .thenReturn("redirect:/console/signin?signed-out=1");
   }
 
   /** The development sign-in: whoever types an owner id is that owner. */
@@ -86,6 +108,7 @@ public class SignInController {
                     "ownerError", "Use 1 to 64 characters: letters, digits, and . _ @ -");
                 model.addAttribute("error", null);
                 model.addAttribute("signedOut", false);
+                model.addAttribute("ended", false);
                 exchange.getResponse().setStatusCode(HttpStatus.UNPROCESSABLE_CONTENT);
                 return Mono.just("signin");
               }

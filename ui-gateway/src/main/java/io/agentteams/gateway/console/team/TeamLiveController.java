@@ -5,6 +5,7 @@ import io.agentteams.gateway.console.ConsoleModel;
 import io.agentteams.gateway.console.Fragments;
 import io.agentteams.gateway.console.api.ApiResult;
 import io.agentteams.gateway.console.api.Reads;
+import io.agentteams.gateway.console.session.SessionRecords;
 import io.agentteams.gateway.stream.EventCursor;
 import io.agentteams.gateway.stream.StreamProperties;
 import io.agentteams.gateway.stream.TeamEventFeed;
@@ -48,6 +49,7 @@ public class TeamLiveController {
   private final JsonMapper mapper;
   private final StreamProperties streams;
   private final StreamDrain drain;
+  private final SessionRecords sessions;
 
   public TeamLiveController(
       TeamEventFeed feed,
@@ -55,13 +57,15 @@ public class TeamLiveController {
       Fragments fragments,
       JsonMapper mapper,
       StreamProperties streams,
-      StreamDrain drain) {
+      StreamDrain drain,
+      SessionRecords sessions) {
     this.feed = feed;
     this.reads = reads;
     this.fragments = fragments;
     this.mapper = mapper;
     this.streams = streams;
     this.drain = drain;
+    this.sessions = sessions;
   }
 
   @GetMapping(value = "/console/teams/{teamId}/live", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
@@ -97,7 +101,11 @@ public class TeamLiveController {
                                 reads,
                                 fragments,
                                 mapper)))
-        .flatMapMany(connection -> stream(connection, teamId, owner, resume));
+        .flatMapMany(
+            connection ->
+                sessions.untilSignedOut(
+                    ConsoleModel.signedIn(principal).session(),
+                    stream(connection, teamId, owner, resume)));
   }
 
   /**
@@ -119,22 +127,24 @@ public class TeamLiveController {
                     e.result().status() == 404 ? HttpStatus.NOT_FOUND : HttpStatus.BAD_GATEWAY))
         .flatMapMany(
             team ->
-                drain.endOnShutdown(
-                    Flux.merge(
-                        feed.stream(
-                                teamId.toString(),
-                                owner.ownerId(),
-                                Optional.of(feed.position(teamId.toString())),
-                                event ->
-                                    event.from(Topics.SCHEDULER_EVENTS)
-                                        || event.from(Topics.TASK_EVENTS))
-                            .map(item -> ServerSentEvent.builder("").event("change").build()),
-                        Flux.interval(streams.heartbeat())
-                            .map(
-                                tick ->
-                                    ServerSentEvent.<String>builder()
-                                        .comment("keep-alive")
-                                        .build()))));
+                sessions.untilSignedOut(
+                    ConsoleModel.signedIn(principal).session(),
+                    drain.endOnShutdown(
+                        Flux.merge(
+                            feed.stream(
+                                    teamId.toString(),
+                                    owner.ownerId(),
+                                    Optional.of(feed.position(teamId.toString())),
+                                    event ->
+                                        event.from(Topics.SCHEDULER_EVENTS)
+                                            || event.from(Topics.TASK_EVENTS))
+                                .map(item -> ServerSentEvent.builder("").event("change").build()),
+                            Flux.interval(streams.heartbeat())
+                                .map(
+                                    tick ->
+                                        ServerSentEvent.<String>builder()
+                                            .comment("keep-alive")
+                                            .build())))));
   }
 
   private Flux<ServerSentEvent<String>> stream(
