@@ -21,7 +21,7 @@ import tools.jackson.databind.json.JsonMapper;
  * node on 127.0.0.1: one agent whose card says it streams and one whose card says it does not. Its
  * log says which methods were called, which messages arrived and which tasks were cancelled.
  */
-final class A2aPeer implements AutoCloseable {
+public final class A2aPeer implements AutoCloseable {
 
   private static final Path DIRECTORY = Path.of("src/test/a2a");
 
@@ -31,7 +31,7 @@ final class A2aPeer implements AutoCloseable {
   private final HttpClient http = HttpClient.newHttpClient();
   private final JsonMapper json = JsonMapper.builder().build();
 
-  A2aPeer() throws IOException, InterruptedException {
+  public A2aPeer() throws IOException, InterruptedException {
     if (!Files.isDirectory(DIRECTORY.resolve("node_modules/@a2a-js/sdk"))) {
       throw new IllegalStateException(
           "the A2A JS SDK is missing: run bin/test (or npm ci in devstack/src/test/a2a) first");
@@ -86,12 +86,12 @@ final class A2aPeer implements AutoCloseable {
   }
 
   /** The base URL of the agent whose card says it streams. */
-  String streamingUrl() {
+  public String streamingUrl() {
     return "http://127.0.0.1:" + streamingPort;
   }
 
   /** The base URL of the agent whose card says it does not stream. */
-  String pollingUrl() {
+  public String pollingUrl() {
     return "http://127.0.0.1:" + pollingPort;
   }
 

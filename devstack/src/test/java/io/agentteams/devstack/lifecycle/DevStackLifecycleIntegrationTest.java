@@ -3,9 +3,10 @@ package io.agentteams.devstack.lifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.agentteams.devstack.a2a.A2aPeer;
 import io.agentteams.devstack.support.Api;
 import io.agentteams.devstack.support.DevStackProcess;
-import io.agentteams.platform.embedded.FreePorts;
+import io.agentteams.devstack.webhook.WebhookAgent;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -23,15 +24,19 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 /**
- * The run command's stack as its users meet it, in a JVM of its own: a second start on its data
- * folder refuses and leaves it serving, and a SIGTERM to the process that launched it (Maven, for
- * the run command) stops it in order — services, then Kafka, then Postgres — without a warning or
- * an error on the way, and leaves no process and no listening port behind.
+ * The run command's stack as its users meet it, in a JVM of its own with the run command's
+ * settings: a second start on its data folder refuses and leaves it serving, a webhook agent and an
+ * A2A agent on 127.0.0.1 each complete a job, and a SIGTERM to the process that launched it (Maven,
+ * for the run command) stops it in order — services, then Kafka, then Postgres — without a warning
+ * or an error on the way, and leaves no process and no listening port behind.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DevStackLifecycleIntegrationTest {
+
+  private static final Duration PATIENCE = Duration.ofSeconds(90);
 
   @TempDir static Path dir;
 
@@ -104,37 +109,75 @@ class DevStackLifecycleIntegrationTest {
 
   @Test
   @Order(1)
-  void webhookAndA2aAgentsOnLoopbackRegisterAndTheBannerSaysSo() {
+  void aWebhookAgentAndAnA2aAgentOnLoopbackEachCompleteAJobAndTheBannerSaysSo() throws Exception {
     Api api = new Api(first.gatewayUrl());
     String token = api.ownerToken("lina");
-    int port = FreePorts.next();
+    try (WebhookAgent hook =
+            new WebhookAgent(
+                (push, earlier) ->
+                    WebhookAgent.Reply.json(
+                        200,
+                        "{\"type\":\"completed\",\"answer\":\"hooked: " + push.input() + "\"}"));
+        A2aPeer a2a = new A2aPeer()) {
+      var webhook =
+          api.post(
+              "/api/v1/agents",
+              token,
+              Map.of(
+                  "id",
+                  "local-webhook",
+                  "name",
+                  "A webhook agent on this machine",
+                  "runtime",
+                  Map.of("kind", "webhook", "endpoint", hook.url())));
+      assertThat(webhook.status()).as(webhook.raw()).isEqualTo(201);
+      hook.verifyWith(List.of(webhook.body().get("webhook_secret").asString()));
+      var agent =
+          api.post(
+              "/api/v1/agents",
+              token,
+              Map.of(
+                  "id",
+                  "local-a2a",
+                  "name",
+                  "An A2A agent on this machine",
+                  "runtime",
+                  Map.of("kind", "a2a", "endpoint", a2a.pollingUrl())));
+      assertThat(agent.status()).as(agent.raw()).isEqualTo(201);
+      String team =
+          api.post(
+                  "/api/v1/teams",
+                  token,
+                  Map.of(
+                      "name",
+                      "Local agents",
+                      "goal",
+                      "Answer from this machine",
+                      "members",
+                      List.of(
+                          Map.of("name", "hook", "agent_id", "local-webhook", "lead", true),
+                          Map.of("name", "peer", "agent_id", "local-a2a"))))
+              .ok()
+              .get("id")
+              .asString();
+      await()
+          .atMost(PATIENCE)
+          .until(
+              () -> api.get("/api/v1/teams/" + team, token).ok().get("status").asString(),
+              "ready"::equals);
 
-    var webhook =
-        api.post(
-            "/api/v1/agents",
-            token,
-            Map.of(
-                "id",
-                "local-webhook",
-                "name",
-                "A webhook agent on this machine",
-                "runtime",
-                Map.of("kind", "webhook", "endpoint", "http://127.0.0.1:" + port + "/hook")));
-    var a2a =
-        api.post(
-            "/api/v1/agents",
-            token,
-            Map.of(
-                "id",
-                "local-a2a",
-                "name",
-                "An A2A agent on this machine",
-                "runtime",
-                Map.of("kind", "a2a", "endpoint", "http://127.0.0.1:" + port)));
+      JsonNode hooked = finished(api, token, request(api, token, team, "hook", "plan the week"));
+      JsonNode answered = finished(api, token, request(api, token, team, "peer", "sum it up"));
 
-    assertThat(webhook.status()).as(webhook.raw()).isEqualTo(201);
-    assertThat(webhook.body().get("webhook_secret").asString()).startsWith("whsec_");
-    assertThat(a2a.status()).as(a2a.raw()).isEqualTo(201);
+      assertThat(hooked.get("state").asString()).as(hooked.toString()).isEqualTo("completed");
+      assertThat(hooked.get("result").get("answer").asString()).isEqualTo("hooked: plan the week");
+      // Signed with the secret the stack gave at registration.
+      assertThat(hook.pushesOf(hooked.get("id").asString()))
+          .isNotEmpty()
+          .allSatisfy(push -> assertThat(push.refusal()).isEmpty());
+      assertThat(answered.get("state").asString()).as(answered.toString()).isEqualTo("completed");
+      assertThat(answered.get("result").get("answer").asString()).isEqualTo("echo: sum it up");
+    }
     // Loopback only: another private address stays refused.
     var privateAddress =
         api.post(
@@ -151,6 +194,28 @@ class DevStackLifecycleIntegrationTest {
     assertThat(first.output())
         .contains("webhook and A2A endpoints on 127.0.0.1 are allowed")
         .contains("-Dagentteams.devstack.loopback-agents=false");
+  }
+
+  private static String request(Api api, String token, String team, String member, String text) {
+    return api.post(
+            "/api/v1/teams/" + team + "/requests",
+            token,
+            Map.of("recipients", List.of(member), "text", text, "idempotency_key", member))
+        .ok()
+        .get("jobs")
+        .get(0)
+        .get("id")
+        .asString();
+  }
+
+  private static JsonNode finished(Api api, String token, String job) {
+    return await()
+        .atMost(PATIENCE)
+        .until(
+            () -> api.get("/api/v1/jobs/" + job, token).ok(),
+            j ->
+                List.of("completed", "failed", "cancelled", "interrupted")
+                    .contains(j.get("state").asString()));
   }
 
   @Test

@@ -21,10 +21,10 @@ import tools.jackson.databind.json.JsonMapper;
  * A webhook agent on 127.0.0.1: it records every push with the verdict of an independent Standard
  * Webhooks verification at arrival, and answers as its behaviour says.
  */
-final class WebhookAgent implements AutoCloseable {
+public final class WebhookAgent implements AutoCloseable {
 
   /** One push as it arrived. */
-  record Push(
+  public record Push(
       String id,
       String timestamp,
       String signature,
@@ -33,15 +33,15 @@ final class WebhookAgent implements AutoCloseable {
       Instant arrivedAt,
       Optional<String> refusal) {
 
-    JsonNode data() {
+    public JsonNode data() {
       return json.get("data");
     }
 
-    String jobId() {
+    public String jobId() {
       return data().get("job_id").asString();
     }
 
-    String input() {
+    public String input() {
       return data().get("input").asString();
     }
 
@@ -55,15 +55,15 @@ final class WebhookAgent implements AutoCloseable {
   }
 
   /** An answer: status, headers and a JSON body (empty for none). */
-  record Reply(int status, Map<String, String> headers, String body) {
-    static Reply json(int status, String body) {
+  public record Reply(int status, Map<String, String> headers, String body) {
+    public static Reply json(int status, String body) {
       return new Reply(status, Map.of(), body);
     }
   }
 
   /** How the agent answers a push; {@code earlier} counts pushes with the same id before it. */
   @FunctionalInterface
-  interface Behaviour {
+  public interface Behaviour {
     Reply answer(Push push, int earlier) throws Exception;
   }
 
@@ -74,7 +74,7 @@ final class WebhookAgent implements AutoCloseable {
   private volatile Behaviour behaviour;
   private volatile @Nullable StandardWebhooksVerifier verifier;
 
-  WebhookAgent(Behaviour behaviour) throws IOException {
+  public WebhookAgent(Behaviour behaviour) throws IOException {
     this.behaviour = behaviour;
     server = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 0);
     server.setExecutor(threads);
@@ -83,12 +83,12 @@ final class WebhookAgent implements AutoCloseable {
   }
 
   /** The endpoint to register. */
-  String url() {
+  public String url() {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/hook";
   }
 
   /** The secrets the agent verifies pushes with from now on. */
-  void verifyWith(List<String> secrets) {
+  public void verifyWith(List<String> secrets) {
     verifier = new StandardWebhooksVerifier(secrets);
   }
 
@@ -100,7 +100,7 @@ final class WebhookAgent implements AutoCloseable {
     return List.copyOf(pushes);
   }
 
-  List<Push> pushesOf(String jobId) {
+  public List<Push> pushesOf(String jobId) {
     return pushes.stream().filter(p -> p.jobId().equals(jobId)).toList();
   }
 
