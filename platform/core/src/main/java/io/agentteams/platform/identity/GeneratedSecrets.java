@@ -9,8 +9,8 @@ import java.util.Map;
 
 /**
  * Fresh keys and passwords for one deployment, printed as the {@code .env} file docker compose
- * reads (see {@code docs/security-model.md}). Every value is made here, from a strong random source,
- * and printed once: nothing is written anywhere else.
+ * reads (see {@code docs/security-model.md}). Every value is made here, from a strong random
+ * source, and printed once: nothing is written anywhere else.
  */
 public final class GeneratedSecrets {
 
