@@ -1,5 +1,5 @@
-// An Agent Teams worker in Node (20 or newer) without a library, written from the README's
-// "Write a worker in any language" section alone: the job stream is server-sent events over
+// An Agent Teams worker in Node (20 or newer) without a library, written from docs/worker-protocol.md
+// ("Write a worker in any language") alone: the job stream is server-sent events over
 // fetch, and every report is a JSON POST.
 //
 //   node worker.mjs <gateway> <agent> <worker-token> <worker-id> <record-file> <jobs-to-complete>

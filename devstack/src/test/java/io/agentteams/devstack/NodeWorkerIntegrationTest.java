@@ -31,10 +31,11 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The published worker protocol, from outside: a worker in Node without a library, written from the
- * README's "Write a worker in any language" alone ({@code src/test/worker-node/worker.mjs}),
- * completes a job, asks a question and resumes with the owner's answer; every event it received,
- * every report it sent and every answer it got, and every event of the member's stream meanwhile,
- * is valid against the AsyncAPI document and the JSON Schemas the gateway serves.
+ * guide's "Write a worker in any language" ({@code docs/worker-protocol.md}) alone ({@code
+ * src/test/worker-node/worker.mjs}), completes a job, asks a question and resumes with the owner's
+ * answer; every event it received, every report it sent and every answer it got, and every event of
+ * the member's stream meanwhile, is valid against the AsyncAPI document and the JSON Schemas the
+ * gateway serves.
  */
 @RealInfrastructure
 class NodeWorkerIntegrationTest {

@@ -22,10 +22,10 @@ import java.util.stream.Collectors;
  * <pre>./mvnw -B -Dfaults=all -pl devstack -am verify</pre>
  *
  * ({@code -Dfaults=messages,read-cut,...} runs some scenarios). Scenarios that need the same
- * replicas share a processes-mode stack, started fresh for them. It prints the table the README
- * shows and every anomaly with its evidence, writes the record of every operation under {@code
- * target/faults/}, and exits non-zero when a checker found anything or a fault was not recovered
- * from.
+ * replicas share a processes-mode stack, started fresh for them. It prints the table {@code
+ * docs/faults.md} shows and every anomaly with its evidence, writes the record of every operation
+ * under {@code target/faults/}, and exits non-zero when a checker found anything or a fault was not
+ * recovered from.
  */
 public final class FaultSuite {
 

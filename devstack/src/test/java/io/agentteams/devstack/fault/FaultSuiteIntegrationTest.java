@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * The fault suite's bounded subset, on the processes mode's stack (Kafka and every service in a JVM
  * of its own, two scheduler replicas): a {@code kill -9} of the mailbox during messages, one of a
  * scheduler replica during admission, each checked from the record of every operation and the final
- * state. The full suite is a separate command ({@code -Dfaults=all}, see the README).
+ * state. The full suite is a separate command ({@code -Dfaults=all}, see {@code docs/faults.md}).
  */
 class FaultSuiteIntegrationTest {
 

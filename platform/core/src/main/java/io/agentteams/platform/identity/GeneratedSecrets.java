@@ -9,8 +9,8 @@ import java.util.Map;
 
 /**
  * Fresh keys and passwords for one deployment, printed as the {@code .env} file docker compose
- * reads (see the README's "Security model"). Every value is made here, from a strong random source,
- * and printed once: nothing is written anywhere else.
+ * reads (see {@code docs/security-model.md}). Every value is made here, from a strong random
+ * source, and printed once: nothing is written anywhere else.
  */
 public final class GeneratedSecrets {
 
@@ -58,7 +58,7 @@ public final class GeneratedSecrets {
         new StringBuilder()
             .append("# Agent Teams secrets for docker compose, made ")
             .append(Instant.now())
-            .append(".\n# Keep this file private; the README's \"Security model\" says who holds")
+            .append(".\n# Keep this file private; docs/security-model.md says who holds")
             .append(" which key.\n");
     secrets.forEach((name, value) -> env.append(name).append("='").append(value).append("'\n"));
     return env.toString();

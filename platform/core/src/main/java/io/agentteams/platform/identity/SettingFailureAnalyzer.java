@@ -19,13 +19,13 @@ public final class SettingFailureAnalyzer extends AbstractFailureAnalyzer<Illega
               + missing.setting()
               + " (or "
               + MissingSettingException.environmentVariable(missing.setting())
-              + "). The README's \"Security model\" says who holds which key and how to make them.",
+              + "). docs/security-model.md says who holds which key and how to make them.",
           cause);
     }
     if (cause instanceof TokenKeys.InvalidKeysException invalid) {
       return new FailureAnalysis(
           invalid.getMessage(),
-          "Give a JSON Web Key Set as the README's \"Security model\" describes.",
+          "Give a JSON Web Key Set as docs/security-model.md describes.",
           cause);
     }
     return null;
