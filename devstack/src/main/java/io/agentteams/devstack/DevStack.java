@@ -40,7 +40,8 @@ import org.springframework.boot.logging.LoggingSystem;
  *       (9093);
  *   <li>{@code port.ui-gateway} (8080), {@code port.team-service} (8081), {@code
  *       port.mailbox-service} (8082), {@code port.task-board-service} (8083), {@code
- *       port.scheduler-service} (8084);
+ *       port.scheduler-service} (8084), {@code port.ui-gateway-management} (8090: the gateway's
+ *       health and metrics, which its own port does not serve);
  *   <li>{@code demo} — {@code true} (default): start the live demo team once the stack is up;
  *   <li>{@code loopback-agents} — {@code true} (default): webhook and A2A agents may listen on
  *       127.0.0.1 (the outbound guard allows {@code 127.0.0.1/32}, nothing else private); {@code
@@ -90,6 +91,7 @@ public final class DevStack {
   /** What every service of this stack gets besides its own configuration. */
   static Map<String, Object> developmentProperties(DevStackSettings settings) {
     Map<String, Object> properties = new LinkedHashMap<>(DEVELOPMENT_PROPERTIES);
+    properties.put(ServiceStack.GATEWAY_MANAGEMENT_PORT, settings.gatewayManagementPort());
     if (settings.loopbackAgents()) {
       properties.putAll(LOOPBACK_AGENTS);
     }
@@ -181,7 +183,7 @@ public final class DevStack {
         Agent Teams is up in %d s (data in %s).
           Console:  %s/  (sign in with any owner id: development identity)
           Gateway:  %s
-          Health:   %s/actuator/health
+          Health:   %s/actuator/health  (metrics: /actuator/prometheus, on this port only)
           Token:    curl -s -X POST %s/dev/tokens -H 'Content-Type: application/json' -d '{"owner_id":"alice"}'
                     (development identity only; send it as 'Authorization: Bearer <access_token>')
           Services: team %s, mailbox %s, task-board %s, scheduler %s
@@ -194,7 +196,7 @@ public final class DevStack {
         settings.home(),
         gateway,
         gateway,
-        gateway,
+        stack.managementUrl(Service.GATEWAY),
         gateway,
         stack.url(Service.TEAM),
         stack.url(Service.MAILBOX),
@@ -237,6 +239,9 @@ public final class DevStack {
     void start();
 
     String url(Service service);
+
+    /** Where the service serves its actuator (the gateway: a port of its own). */
+    String managementUrl(Service service);
 
     String kafkaBootstrapServers();
 
@@ -298,6 +303,11 @@ public final class DevStack {
       }
 
       @Override
+      public String managementUrl(Service service) {
+        return services.managementUrl(service);
+      }
+
+      @Override
       public String kafkaBootstrapServers() {
         return kafka.bootstrapServers();
       }
@@ -354,6 +364,11 @@ public final class DevStack {
       @Override
       public String url(Service service) {
         return stack.url(service);
+      }
+
+      @Override
+      public String managementUrl(Service service) {
+        return stack.managementUrl(service);
       }
 
       @Override

@@ -16,6 +16,8 @@ import java.util.Map;
  * @param kafkaPort the broker's client port
  * @param kafkaControllerPort the broker's controller port
  * @param ports each service's port
+ * @param gatewayManagementPort the port of the gateway's actuator (health, metrics), on 127.0.0.1;
+ *     the gateway's own port serves none
  * @param loopbackAgents whether webhook and A2A agents may have endpoints on 127.0.0.1, so agents
  *     on the developer's machine can be tried (DEVELOPMENT ONLY; the chart and compose refuse it)
  */
@@ -27,6 +29,7 @@ public record DevStackSettings(
     int kafkaPort,
     int kafkaControllerPort,
     Map<Service, Integer> ports,
+    int gatewayManagementPort,
     boolean loopbackAgents) {
 
   /** How the parts run. */
@@ -76,6 +79,7 @@ public record DevStackSettings(
         Integer.getInteger(PREFIX + "kafka-port", 9092),
         Integer.getInteger(PREFIX + "kafka-controller-port", 9093),
         ports,
+        Integer.getInteger(PREFIX + "port.ui-gateway-management", 8090),
         Boolean.parseBoolean(System.getProperty(PREFIX + "loopback-agents", "true")));
   }
 }

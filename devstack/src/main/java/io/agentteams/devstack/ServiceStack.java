@@ -114,6 +114,15 @@ public final class ServiceStack implements AutoCloseable {
       Map<Service, Integer> ports,
       Map<String, Object> properties) {}
 
+  /**
+   * The setting (in {@link Settings#properties()}) of the port the gateway serves its actuator on,
+   * on 127.0.0.1; 0 or absent for any free one. The gateway's public port serves no actuator.
+   */
+  public static final String GATEWAY_MANAGEMENT_PORT =
+      "agentteams.devstack.gateway-management-port";
+
+  private static final String LOCAL_MANAGEMENT = "local.management.port";
+
   /** Auto-configurations only the gateway wants, which its jars bring onto the shared classpath. */
   private static final List<String> GATEWAY_ONLY =
       List.of(
@@ -226,6 +235,10 @@ public final class ServiceStack implements AutoCloseable {
     properties.put("server.port", settings.ports().getOrDefault(service, 0));
     properties.put("spring.main.banner-mode", "off");
     if (service == Service.GATEWAY) {
+      // The actuator (health, metrics) on a loopback port of its own, never on the public port.
+      properties.put(
+          "management.server.port", settings.properties().getOrDefault(GATEWAY_MANAGEMENT_PORT, 0));
+      properties.put("management.server.address", "127.0.0.1");
       properties.put("agentteams.gateway.services.team", urlOf.apply(Service.TEAM));
       properties.put("agentteams.gateway.services.mailbox", urlOf.apply(Service.MAILBOX));
       properties.put("agentteams.gateway.services.task-board", urlOf.apply(Service.TASK_BOARD));
@@ -282,6 +295,16 @@ public final class ServiceStack implements AutoCloseable {
       throw new IllegalStateException(service.id() + " is not running");
     }
     return web.getWebServer().getPort();
+  }
+
+  /**
+   * Where a running service serves its actuator (health, metrics): the gateway on a management port
+   * of its own, every other service on its port.
+   */
+  public String managementUrl(Service service) {
+    ConfigurableApplicationContext context = contexts.get(service);
+    String port = context == null ? null : context.getEnvironment().getProperty(LOCAL_MANAGEMENT);
+    return port == null ? url(service) : "http://127.0.0.1:" + port;
   }
 
   /** The base URL of a running service on loopback. */

@@ -168,10 +168,38 @@ class WalkingSkeletonIntegrationTest {
   }
 
   @Test
+  void theGatewaysPublicPortServesNoActuatorItsManagementPortDoes() {
+    for (String path : List.of("/actuator/prometheus", "/actuator/health", "/actuator")) {
+      var answer =
+          WebClient.create(stack.url(Service.GATEWAY))
+              .get()
+              .uri(path)
+              .exchangeToMono(
+                  r ->
+                      r.bodyToMono(String.class)
+                          .defaultIfEmpty("")
+                          .map(body -> Map.entry(r.statusCode().value(), body)))
+              .block(Duration.ofSeconds(10));
+      assertThat(answer.getKey())
+          .as(path + " on the public port: " + answer.getValue())
+          .isEqualTo(404);
+    }
+    assertThat(stack.managementUrl(Service.GATEWAY)).isNotEqualTo(stack.url(Service.GATEWAY));
+    String metrics =
+        WebClient.create(stack.managementUrl(Service.GATEWAY))
+            .get()
+            .uri("/actuator/prometheus")
+            .retrieve()
+            .bodyToMono(String.class)
+            .block(Duration.ofSeconds(10));
+    assertThat(metrics).contains("# TYPE http_server_requests_seconds");
+  }
+
+  @Test
   void everyServiceReportsReadyWithItsDatabaseAndKafka() {
     for (Service service : Service.values()) {
       Map<?, ?> health =
-          WebClient.create(stack.url(service))
+          WebClient.create(stack.managementUrl(service))
               .get()
               .uri("/actuator/health/readiness")
               .retrieve()

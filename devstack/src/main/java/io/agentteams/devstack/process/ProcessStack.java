@@ -97,6 +97,7 @@ public final class ProcessStack implements AutoCloseable {
   private final String bootstrapServers;
   private final Map<Service, List<ChildProcess>> replicas = new EnumMap<>(Service.class);
   private final Map<Service, Integer> ports = new EnumMap<>(Service.class);
+  private final List<Integer> gatewayManagementPorts = new ArrayList<>();
   private final List<ServiceFront> fronts = new ArrayList<>();
 
   /** DEVELOPMENT ONLY keys of this stack: every replica of a part holds the same ones. */
@@ -325,6 +326,18 @@ public final class ProcessStack implements AutoCloseable {
     Map<String, Object> properties =
         new LinkedHashMap<>(ServiceStack.properties(service, services, keys, this::url));
     properties.put("server.port", port);
+    int actuator = port;
+    if (service == Service.GATEWAY) {
+      // The gateway's actuator is on a loopback port of its own (see ServiceStack.properties);
+      // the one configured for the first replica, a free one for any other.
+      Object configured = services.properties().get(ServiceStack.GATEWAY_MANAGEMENT_PORT);
+      actuator =
+          number == 1 && configured != null && !"0".equals(configured.toString())
+              ? Integer.parseInt(configured.toString())
+              : FreePorts.next();
+      properties.put("management.server.port", actuator);
+      gatewayManagementPorts.add(actuator);
+    }
     // The replica keeps its name across restarts: its consumers rejoin their groups at once.
     properties.put("agentteams.consumer.instance-id", name);
     if (service == Service.SCHEDULER) {
@@ -341,7 +354,7 @@ public final class ProcessStack implements AutoCloseable {
             settings.classpath(),
             service.mainClass()));
     properties.forEach((key, value) -> command.add("--" + key + "=" + value));
-    String readiness = "http://127.0.0.1:" + port + "/actuator/health/readiness";
+    String readiness = "http://127.0.0.1:" + actuator + "/actuator/health/readiness";
     return new ChildProcess(
         name,
         command,
@@ -395,6 +408,16 @@ public final class ProcessStack implements AutoCloseable {
   /** The base URL of a service (of its front when it has several replicas). */
   public String url(Service service) {
     return "http://127.0.0.1:" + ports.get(service);
+  }
+
+  /**
+   * Where a service serves its actuator: the first gateway replica on its management port, every
+   * other service on its port.
+   */
+  public String managementUrl(Service service) {
+    return service == Service.GATEWAY && !gatewayManagementPorts.isEmpty()
+        ? "http://127.0.0.1:" + gatewayManagementPorts.get(0)
+        : url(service);
   }
 
   public String kafkaBootstrapServers() {

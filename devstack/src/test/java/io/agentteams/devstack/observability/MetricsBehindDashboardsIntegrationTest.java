@@ -138,7 +138,7 @@ class MetricsBehindDashboardsIntegrationTest {
     for (Service service : Service.values()) {
       String exposition =
           WebClient.builder()
-              .baseUrl(stack.url(service))
+              .baseUrl(stack.managementUrl(service))
               // Kafka client metrics alone make a scrape of several hundred kilobytes.
               .codecs(codecs -> codecs.defaultCodecs().maxInMemorySize(32 * 1024 * 1024))
               .build()
