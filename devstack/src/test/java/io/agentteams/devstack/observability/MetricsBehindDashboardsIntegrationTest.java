@@ -7,7 +7,9 @@ import io.agentteams.devstack.ServiceStack;
 import io.agentteams.devstack.ServiceStack.Service;
 import io.agentteams.devstack.support.Api;
 import io.agentteams.devstack.support.SharedStack;
+import io.agentteams.platform.test.MeterLabels;
 import io.agentteams.platform.test.RealInfrastructure;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,8 +60,9 @@ class MetricsBehindDashboardsIntegrationTest {
   }
 
   @Test
-  void everyMetricOfEveryPanelAndAlertIsExportedAfterAWorkloadAndNoBodyOrTokenIsLogged(
-      CapturedOutput output) throws IOException {
+  void
+      everyMetricOfEveryPanelAndAlertIsExportedAfterAWorkloadNoneLabelledWithAnIdAndNoBodyOrTokenIsLogged(
+          CapturedOutput output) throws IOException {
     Map<String, Map<String, String>> wanted = new LinkedHashMap<>();
     Dashboards.expressions().forEach((where, expr) -> wanted.put(where, PromQl.metrics(expr)));
     Alerts.expressions().forEach((where, expr) -> wanted.put(where, PromQl.metrics(expr)));
@@ -84,6 +87,12 @@ class MetricsBehindDashboardsIntegrationTest {
       }
     } finally {
       logging.setLogLevel("io.agentteams", null);
+    }
+
+    // The workload touched every service's paths: none of their meters may carry an owner, team,
+    // agent, job... id as a label (the cardinality of a deployment's metrics stays bounded).
+    for (Service service : Service.values()) {
+      MeterLabels.assertBounded(stack.context(service).getBean(MeterRegistry.class));
     }
 
     String logged = output.getAll();
