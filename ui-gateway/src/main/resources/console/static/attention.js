@@ -22,6 +22,13 @@ function show(attention) {
       cell.textContent = String(value);
       cell.parentElement.classList.toggle('nonzero', value > 0);
     }
+    // A team with a question for the owner says so where its state is, not "ready" beside it.
+    const badge = document.querySelector(`[data-team-badge="${row.dataset.teamCounts}"]`);
+    if (badge) {
+      const waiting = (Number(counts.waiting) || 0) > 0;
+      badge.textContent = waiting ? 'needs you' : badge.dataset.label;
+      badge.classList.toggle('status-needs-you', waiting);
+    }
   }
   // Pages that list what needs the owner reread it (not for the first count: they were just read).
   if (!first) document.body.dispatchEvent(new CustomEvent('attention-changed'));

@@ -51,6 +51,7 @@ class NeedsYouBrowserTest {
     browser.waitUntil(d -> "0".equals(needsYou()));
     assertThat(browser.driver().getTitle()).isEqualTo("Teams · Agent Teams");
     assertThat(teamCount("waiting")).isEqualTo("0");
+    assertThat(badge()).isEqualTo("ready");
 
     String jobId =
         fixture.request(token, teamId, "Which regions?", "analyst").get(0).path("id").asString();
@@ -64,6 +65,7 @@ class NeedsYouBrowserTest {
     browser.waitUntil(d -> d.getTitle().equals("(1) Teams · Agent Teams"));
     assertThat(teamCount("waiting")).isEqualTo("1");
     assertThat(teamCount("running")).isEqualTo("0");
+    assertThat(badge()).as("the team's badge beside its counts").isEqualTo("needs you");
 
     browser.click(By.id("needs-you"));
     browser.waitForText(By.id("attention-" + teamId), "Only Europe, or the whole world?");
@@ -97,6 +99,13 @@ class NeedsYouBrowserTest {
 
   private static String needsYou() {
     return browser.driver().findElement(By.id("needs-you-count")).getText();
+  }
+
+  private static String badge() {
+    return browser
+        .driver()
+        .findElement(By.cssSelector("[data-team-badge='" + teamId + "']"))
+        .getText();
   }
 
   private static String teamCount(String name) {
