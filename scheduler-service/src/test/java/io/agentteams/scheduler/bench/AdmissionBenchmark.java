@@ -11,6 +11,7 @@ import io.agentteams.platform.test.TestInfrastructure;
 import io.agentteams.scheduler.SchedulerApplication;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.admission.application.AdmissionLoop;
+import io.agentteams.scheduler.admission.domain.Fairness;
 import io.agentteams.scheduler.admission.persistence.AdmissionStore;
 import io.agentteams.scheduler.budget.domain.Budget;
 import io.agentteams.scheduler.budget.domain.Scope;
@@ -36,6 +37,7 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -86,6 +88,9 @@ public final class AdmissionBenchmark {
 
   static final int OWNERS = 10;
   static final int CLAIMERS = 8;
+
+  /** Jain's index of the last lifecycle run ({@link #firstHalfFairness}). */
+  private double lifecycleFairness;
 
   /** Measured rounds; {@code -Dbench.rounds}. */
   static final int ROUNDS = Integer.getInteger("bench.rounds", 5);
@@ -256,6 +261,10 @@ public final class AdmissionBenchmark {
     Latency latency = latency(blocked, probes);
     System.out.printf(
         "Full lifecycle on 8 slots (admit, offer, complete) %7.0f jobs/s%n", lifecycle);
+    System.out.printf(
+        "Fairness on 8 slots, %d owners backlogged: Jain's index over the first %d admissions %.4f"
+            + " (target >= 0.99)%n",
+        OWNERS, JOBS / 2, lifecycleFairness);
     System.out.printf(
         "Queue-to-admitted, %d jobs at 100/s beside %d queued: from commit p50 %.1f ms p99 %.1f ms max %.1f ms;"
             + " from queued_at p50 %.1f ms p99 %.1f ms%n",
@@ -465,7 +474,31 @@ public final class AdmissionBenchmark {
     double seconds = (System.nanoTime() - start) / 1e9;
     workers.forEach(Disposable::dispose);
     loop.stop();
+    lifecycleFairness = firstHalfFairness();
     return JOBS / seconds;
+  }
+
+  /**
+   * Jain's index over the owners' shares of the first half of the lifecycle run's admissions: every
+   * owner queued as many jobs and is still backlogged through them, so fair admission gives each
+   * the same share (1.0); admitting in queue order alone, owner after owner, gives 0.2.
+   */
+  double firstHalfFairness() {
+    List<String> owners =
+        db.sql(
+                "SELECT owner_id FROM job WHERE admitted_at IS NOT NULL"
+                    + " ORDER BY admitted_at, queued_at, id LIMIT :half")
+            .bind("half", JOBS / 2)
+            .map(row -> row.get("owner_id", String.class))
+            .all()
+            .collectList()
+            .block();
+    Map<String, Double> shares = new TreeMap<>();
+    owners.forEach(owner -> shares.merge(owner, 1.0, Double::sum));
+    for (int o = 0; o < OWNERS; o++) {
+      shares.putIfAbsent("owner-" + o, 0.0);
+    }
+    return Fairness.jain(shares.values());
   }
 
   // ---- latency beside a queue ----
