@@ -49,7 +49,8 @@ public final class DevStackProcess implements AutoCloseable {
             "port.team-service",
             "port.mailbox-service",
             "port.task-board-service",
-            "port.scheduler-service")) {
+            "port.scheduler-service",
+            "port.ui-gateway-management")) {
       settings.put("agentteams.devstack." + port, Integer.toString(FreePorts.next()));
     }
     return settings;
