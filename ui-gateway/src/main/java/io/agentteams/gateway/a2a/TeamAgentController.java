@@ -2,23 +2,16 @@ package io.agentteams.gateway.a2a;
 
 import io.agentteams.gateway.identity.TeamDirectory;
 import io.agentteams.gateway.limits.StreamSlots;
+import io.agentteams.gateway.routing.InternalCalls;
 import io.agentteams.gateway.routing.ServiceEndpoints;
-import io.agentteams.gateway.routing.ServiceTokens;
 import io.agentteams.gateway.stream.TeamEventFeed;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.web.WebProblems;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
-import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -26,7 +19,6 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.ConnectableFlux;
 import reactor.core.publisher.Flux;
@@ -49,9 +41,10 @@ import tools.jackson.databind.node.ObjectNode;
  *       event feed. Push-notification configs are kept, and their pushes sent, by the scheduler.
  * </ul>
  *
- * Every operation is made as the REST call it stands for, back through this gateway with the
- * caller's own token, so authentication, limits and errors are exactly the public API's. A team the
- * caller may not see is a 404 before the body is read.
+ * Every operation is the scheduler's REST call it stands for ({@link TeamJobs}), made as the team's
+ * owner through the gateway's internal client, so its checks and errors are the public API's; the
+ * card is {@link TeamAgentCard}, the JSON-RPC wire {@link JsonRpcWire}. A team the caller may not
+ * see is a 404 before the body is read.
  */
 @RestController
 public class TeamAgentController {
@@ -59,24 +52,13 @@ public class TeamAgentController {
   static final String CARD_PATH = "/api/v1/teams/{teamId}/a2a/.well-known/agent-card.json";
   static final String RPC_PATH = "/api/v1/teams/{teamId}/a2a";
 
-  private static final int PARSE_ERROR = -32700;
-  private static final int INVALID_REQUEST = -32600;
-  private static final int METHOD_NOT_FOUND = -32601;
-  private static final int INVALID_PARAMS = -32602;
-  private static final int INTERNAL_ERROR = -32603;
-  private static final int TASK_NOT_FOUND = -32001;
-  private static final int TASK_NOT_CANCELABLE = -32002;
-  private static final int UNSUPPORTED_OPERATION = -32004;
-  private static final int VERSION_NOT_SUPPORTED = -32009;
-
   private final TeamDirectory directory;
   private final TeamEventFeed feed;
   private final TeamAgentProperties properties;
   private final JsonMapper json;
   private final TaskViews views;
-  private final WebClient web;
-  private final ServiceEndpoints services;
-  private final ServiceTokens internalTokens;
+  private final TeamJobs jobs;
+  private final JsonRpcWire wire;
   private final StreamSlots streams;
 
   public TeamAgentController(
@@ -84,67 +66,24 @@ public class TeamAgentController {
       TeamEventFeed feed,
       TeamAgentProperties properties,
       JsonMapper json,
-      WebClient.Builder web,
+      InternalCalls calls,
       ServiceEndpoints services,
-      ServiceTokens internalTokens,
       StreamSlots streams) {
     this.directory = directory;
     this.feed = feed;
     this.properties = properties;
     this.json = json;
     this.views = new TaskViews(json);
-    this.web = web.build();
-    this.services = services;
-    this.internalTokens = internalTokens;
+    this.jobs = new TeamJobs(calls, services, json);
+    this.wire = new JsonRpcWire(json, properties.heartbeat());
     this.streams = streams;
   }
 
   /** The team's agent card. */
   @GetMapping(value = CARD_PATH, produces = MediaType.APPLICATION_JSON_VALUE)
   public Mono<JsonNode> card(Caller caller, @PathVariable UUID teamId, ServerWebExchange exchange) {
-    return visibleTeam(caller, teamId).map(team -> card(team, rpcUrl(exchange, teamId)));
-  }
-
-  private ObjectNode card(JsonNode team, String url) {
-    ObjectNode card = json.createObjectNode();
-    card.put("name", team.path("name").asString("team"));
-    card.put("description", team.path("goal").asString(""));
-    card.put("version", "1.0.0");
-    ObjectNode endpoint = card.putArray("supportedInterfaces").addObject();
-    endpoint.put("url", url);
-    endpoint.put("protocolBinding", "JSONRPC");
-    endpoint.put("protocolVersion", "1.0");
-    ObjectNode capabilities = card.putObject("capabilities");
-    capabilities.put("streaming", true);
-    capabilities.put("pushNotifications", true);
-    ObjectNode scheme = card.putObject("securitySchemes").putObject("bearer");
-    ObjectNode http = scheme.putObject("httpAuthSecurityScheme");
-    http.put("scheme", "Bearer");
-    http.put("description", "The team owner's token");
-    card.putArray("securityRequirements")
-        .addObject()
-        .putObject("schemes")
-        .putObject("bearer")
-        .putArray("list");
-    card.putArray("defaultInputModes").add("text/plain");
-    card.putArray("defaultOutputModes").add("text/plain");
-    var skills = card.putArray("skills");
-    for (JsonNode member : team.path("members")) {
-      ObjectNode skill = skills.addObject();
-      String name = member.path("name").asString("");
-      skill.put("id", name);
-      skill.put("name", name);
-      skill.put(
-          "description",
-          (member.path("lead").asBoolean(false) ? "The team's lead, who takes every message: " : "")
-              + "member '"
-              + name
-              + "' (agent '"
-              + member.path("agent_id").asString("")
-              + "')");
-      skill.putArray("tags").add(member.path("lead").asBoolean(false) ? "lead" : "member");
-    }
-    return card;
+    return visibleTeam(caller, teamId)
+        .map(team -> TeamAgentCard.of(json, team, TeamAgentCard.rpcUrl(exchange, teamId)));
   }
 
   /** The JSON-RPC binding: one request, answered with JSON or, for streams, server-sent events. */
@@ -158,7 +97,7 @@ public class TeamAgentController {
         .flatMap(team -> answer(new Call(caller, teamId, team, exchange), body));
   }
 
-  /** Who asks about which team, and how to call back through this gateway as them. */
+  /** Who asks about which team. */
   private record Call(Caller caller, UUID teamId, JsonNode team, ServerWebExchange exchange) {}
 
   /**
@@ -181,69 +120,107 @@ public class TeamAgentController {
     try {
       request = json.readTree(body == null ? "" : body);
     } catch (RuntimeException unreadable) {
-      return writeJson(response, error(null, PARSE_ERROR, "the body is not JSON"));
+      return wire.writeJson(
+          response, wire.error(null, RpcError.PARSE_ERROR, "the body is not JSON"));
     }
     JsonNode id = request.get("id");
     String method = request.path("method").asString("");
     if (!request.isObject()
         || !"2.0".equals(request.path("jsonrpc").asString(""))
         || method.isEmpty()) {
-      return writeJson(response, error(id, INVALID_REQUEST, "not a JSON-RPC 2.0 request"));
+      return wire.writeJson(
+          response, wire.error(id, RpcError.INVALID_REQUEST, "not a JSON-RPC 2.0 request"));
     }
     String version = call.exchange().getRequest().getHeaders().getFirst("A2A-Version");
     if (version == null || !(version.trim().equals("1.0") || version.trim().equals("1"))) {
-      return writeJson(
+      return wire.writeJson(
           response,
-          error(
+          wire.error(
               id,
-              VERSION_NOT_SUPPORTED,
+              RpcError.VERSION_NOT_SUPPORTED,
               "A2A protocol version '"
                   + (version == null ? "0.3 (no A2A-Version header)" : version)
                   + "' is not supported; supported: 1.0"));
     }
     JsonNode params = request.path("params");
     return switch (method) {
-      case "SendMessage" -> writeJson(response, send(call, id, params));
+      case "SendMessage" -> wire.writeJson(response, answered(id, send(call, params)));
       case "SendStreamingMessage" -> stream(call, id, params);
-      case "GetTask" -> writeJson(response, getTask(call, id, params));
-      case "CancelTask" -> writeJson(response, cancelTask(call, id, params));
+      case "GetTask" ->
+          wire.writeJson(
+              response, answered(id, taskOf(call, params).map(job -> (JsonNode) views.task(job))));
+      case "CancelTask" -> wire.writeJson(response, answered(id, cancelTask(call, params)));
       case "SubscribeToTask" -> subscribe(call, id, params);
       case "CreateTaskPushNotificationConfig" ->
-          writeJson(response, createPushConfig(call, id, params));
-      case "GetTaskPushNotificationConfig" -> writeJson(response, getPushConfig(call, id, params));
-      case "ListTaskPushNotificationConfigs" ->
-          writeJson(response, listPushConfigs(call, id, params));
-      case "DeleteTaskPushNotificationConfig" ->
-          writeJson(response, deletePushConfig(call, id, params));
-      case "ListTasks", "GetExtendedAgentCard" ->
-          writeJson(
+          wire.writeJson(response, answered(id, createPushConfig(call, params)));
+      case "GetTaskPushNotificationConfig" ->
+          wire.writeJson(
               response,
-              Mono.just(
-                  error(id, UNSUPPORTED_OPERATION, method + " is not offered by this agent")));
+              answered(
+                  id,
+                  configTask(call, params)
+                      .then(
+                          jobs.pushConfig(
+                              call.caller(),
+                              params.path("taskId").asString(""),
+                              params.path("id").asString("")))));
+      case "ListTaskPushNotificationConfigs" ->
+          wire.writeJson(
+              response,
+              answered(
+                  id,
+                  configTask(call, params)
+                      .then(jobs.pushConfigs(call.caller(), params.path("taskId").asString("")))));
+      case "DeleteTaskPushNotificationConfig" ->
+          wire.writeJson(
+              response,
+              answered(
+                  id,
+                  configTask(call, params)
+                      .then(
+                          jobs.deletePushConfig(
+                              call.caller(),
+                              params.path("taskId").asString(""),
+                              params.path("id").asString("")))
+                      .then(Mono.fromSupplier(() -> (JsonNode) json.createObjectNode()))));
+      case "ListTasks", "GetExtendedAgentCard" ->
+          wire.writeJson(
+              response,
+              wire.error(
+                  id, RpcError.UNSUPPORTED_OPERATION, method + " is not offered by this agent"));
       default ->
-          writeJson(response, Mono.just(error(id, METHOD_NOT_FOUND, "unknown method " + method)));
+          wire.writeJson(
+              response, wire.error(id, RpcError.METHOD_NOT_FOUND, "unknown method " + method));
     };
+  }
+
+  /** The operation's result as a JSON-RPC response: its result, or the error it ended with. */
+  private Mono<JsonNode> answered(@Nullable JsonNode id, Mono<JsonNode> result) {
+    return result
+        .map(done -> wire.result(id, done))
+        .onErrorResume(RpcError.class, e -> Mono.just(wire.error(id, e)));
   }
 
   // ---- the operations ----
 
-  private Mono<JsonNode> send(Call call, @Nullable JsonNode id, JsonNode params) {
+  private Mono<JsonNode> send(Call call, JsonNode params) {
     boolean immediately = params.path("configuration").path("returnImmediately").asBoolean(false);
     return start(call, params)
         .flatMap(
             started -> {
-              if (immediately || TaskViews.endsStream(TaskViews.state(state(started.job())))) {
+              if (immediately
+                  || TaskViews.endsStream(TaskViews.state(TeamJobs.state(started.job())))) {
                 started.close();
-                return Mono.just(result(id, wrapTask(started.job())));
+                return Mono.just((JsonNode) wrapTask(started.job()));
               }
               // Blocking: answered once the task ends or stops for input, or after send-wait.
+              String jobId = TeamJobs.jobId(started.job());
               return updates(call, started.job(), started.events())
-                  .then(job(call, jobId(started.job())))
-                  .timeout(properties.sendWait(), job(call, jobId(started.job())))
-                  .map(job -> result(id, wrapTask(job)))
+                  .then(jobs.job(call.caller(), jobId))
+                  .timeout(properties.sendWait(), jobs.job(call.caller(), jobId))
+                  .map(job -> (JsonNode) wrapTask(job))
                   .doFinally(signal -> started.close());
-            })
-        .onErrorResume(RpcError.class, e -> Mono.just(error(id, e.code, e.getMessage())));
+            });
   }
 
   private Mono<Void> stream(Call call, @Nullable JsonNode id, JsonNode params) {
@@ -258,27 +235,23 @@ public class TeamAgentController {
     return writeStream(call, id, results);
   }
 
-  private Mono<JsonNode> getTask(Call call, @Nullable JsonNode id, JsonNode params) {
-    return teamJob(call, params)
-        .map(job -> result(id, views.task(job)))
-        .onErrorResume(RpcError.class, e -> Mono.just(error(id, e.code, e.getMessage())));
-  }
-
-  private Mono<JsonNode> cancelTask(Call call, @Nullable JsonNode id, JsonNode params) {
-    return teamJob(call, params)
+  private Mono<JsonNode> cancelTask(Call call, JsonNode params) {
+    return taskOf(call, params)
         .flatMap(
             job -> {
-              if (TaskViews.finished(job) && !"cancelled".equals(state(job))) {
+              if (TaskViews.finished(job) && !"cancelled".equals(TeamJobs.state(job))) {
                 return Mono.error(
                     new RpcError(
-                        TASK_NOT_CANCELABLE,
-                        "task " + jobId(job) + " has ended (" + state(job) + ")"));
+                        RpcError.TASK_NOT_CANCELABLE,
+                        "task "
+                            + TeamJobs.jobId(job)
+                            + " has ended ("
+                            + TeamJobs.state(job)
+                            + ")"));
               }
-              return rest(call, HttpMethod.POST, "/api/v1/jobs/" + jobId(job) + "/cancel", Map.of())
-                  .flatMap(done -> job(call, jobId(job)));
+              return jobs.cancel(call.caller(), TeamJobs.jobId(job));
             })
-        .map(job -> result(id, views.task(job)))
-        .onErrorResume(RpcError.class, e -> Mono.just(error(id, e.code, e.getMessage())));
+        .map(job -> (JsonNode) views.task(job));
   }
 
   private Mono<Void> subscribe(Call call, @Nullable JsonNode id, JsonNode params) {
@@ -287,14 +260,18 @@ public class TeamAgentController {
             () -> {
               ConnectableFlux<JobEvent> events = events(call);
               var connection = events.connect();
-              return teamJob(call, params)
+              return taskOf(call, params)
                   .flatMap(
                       job -> {
                         if (TaskViews.finished(job)) {
                           return Mono.<Flux<JsonNode>>error(
                               new RpcError(
-                                  UNSUPPORTED_OPERATION,
-                                  "task " + jobId(job) + " has ended (" + state(job) + ")"));
+                                  RpcError.UNSUPPORTED_OPERATION,
+                                  "task "
+                                      + TeamJobs.jobId(job)
+                                      + " has ended ("
+                                      + TeamJobs.state(job)
+                                      + ")"));
                         }
                         return Mono.just(
                             Flux.concat(
@@ -307,114 +284,28 @@ public class TeamAgentController {
     return writeStream(call, id, results);
   }
 
-  // ---- push-notification configs: the scheduler keeps them and sends the pushes ----
-
-  private Mono<JsonNode> createPushConfig(Call call, @Nullable JsonNode id, JsonNode params) {
+  private Mono<JsonNode> createPushConfig(Call call, JsonNode params) {
     String taskId = params.path("taskId").asString("");
     if (taskId.isBlank()) {
-      return Mono.just(error(id, INVALID_PARAMS, "params.taskId is required"));
+      return Mono.error(new RpcError(RpcError.INVALID_PARAMS, "params.taskId is required"));
     }
-    return teamJob(call, taskId)
-        .flatMap(job -> savePushConfig(call, taskId, params))
-        .map(config -> result(id, config))
-        .onErrorResume(RpcError.class, e -> Mono.just(error(id, e.code, e.getMessage())));
+    return jobs.teamJob(call.caller(), call.teamId(), taskId)
+        .then(jobs.savePushConfig(call.caller(), taskId, params));
   }
 
-  private Mono<JsonNode> savePushConfig(Call call, String taskId, JsonNode config) {
-    return rest(call, HttpMethod.POST, "/api/v1/jobs/" + taskId + "/push-configs", pushBody(config))
-        .map(saved -> pushConfig(taskId, saved));
+  /** The task a push-config operation names ({@code params.taskId}), if it is this team's. */
+  private Mono<JsonNode> configTask(Call call, JsonNode params) {
+    return jobs.teamJob(call.caller(), call.teamId(), params.path("taskId").asString(""));
   }
 
-  private static Map<String, Object> pushBody(JsonNode config) {
-    Map<String, Object> body = new java.util.LinkedHashMap<>();
-    String configId = config.path("id").asString("");
-    if (!configId.isBlank()) {
-      body.put("id", configId);
+  /** The task a task operation names ({@code params.id}), if it is this team's. */
+  private Mono<JsonNode> taskOf(Call call, JsonNode params) {
+    String taskId = params.path("id").asString("");
+    if (taskId.isBlank()) {
+      return Mono.error(
+          new RpcError(RpcError.INVALID_PARAMS, "params.id (the task id) is required"));
     }
-    body.put("url", config.path("url").asString(""));
-    String token = config.path("token").asString("");
-    if (!token.isBlank()) {
-      body.put("token", token);
-    }
-    JsonNode auth = config.path("authentication");
-    if (auth.isObject()) {
-      body.put(
-          "authentication",
-          Map.of(
-              "scheme", auth.path("scheme").asString(""),
-              "credentials", auth.path("credentials").asString("")));
-    }
-    return body;
-  }
-
-  private Mono<JsonNode> getPushConfig(Call call, @Nullable JsonNode id, JsonNode params) {
-    String taskId = params.path("taskId").asString("");
-    String configId = params.path("id").asString("");
-    return teamJob(call, taskId)
-        .flatMap(
-            job ->
-                rest(
-                    call,
-                    HttpMethod.GET,
-                    "/api/v1/jobs/" + taskId + "/push-configs/" + pathSegment(configId),
-                    null))
-        .map(config -> result(id, pushConfig(taskId, config)))
-        .onErrorResume(RpcError.class, e -> Mono.just(error(id, e.code, e.getMessage())));
-  }
-
-  private Mono<JsonNode> listPushConfigs(Call call, @Nullable JsonNode id, JsonNode params) {
-    String taskId = params.path("taskId").asString("");
-    return teamJob(call, taskId)
-        .flatMap(
-            job -> rest(call, HttpMethod.GET, "/api/v1/jobs/" + taskId + "/push-configs", null))
-        .map(
-            list -> {
-              ObjectNode configs = json.createObjectNode();
-              var array = configs.putArray("configs");
-              list.path("configs").forEach(config -> array.add(pushConfig(taskId, config)));
-              configs.put("nextPageToken", "");
-              return result(id, configs);
-            })
-        .onErrorResume(RpcError.class, e -> Mono.just(error(id, e.code, e.getMessage())));
-  }
-
-  private Mono<JsonNode> deletePushConfig(Call call, @Nullable JsonNode id, JsonNode params) {
-    String taskId = params.path("taskId").asString("");
-    String configId = params.path("id").asString("");
-    return teamJob(call, taskId)
-        .flatMap(
-            job ->
-                rest(
-                    call,
-                    HttpMethod.DELETE,
-                    "/api/v1/jobs/" + taskId + "/push-configs/" + pathSegment(configId),
-                    null))
-        .map(done -> result(id, json.createObjectNode()))
-        .onErrorResume(RpcError.class, e -> Mono.just(error(id, e.code, e.getMessage())));
-  }
-
-  /** A config as A2A's TaskPushNotificationConfig. */
-  private JsonNode pushConfig(String taskId, JsonNode saved) {
-    ObjectNode config = json.createObjectNode();
-    config.put("taskId", taskId);
-    config.put("id", saved.path("id").asString(""));
-    config.put("url", saved.path("url").asString(""));
-    if (saved.hasNonNull("token")) {
-      config.put("token", saved.get("token").asString());
-    }
-    JsonNode auth = saved.path("authentication");
-    if (auth.isObject()) {
-      ObjectNode authentication = config.putObject("authentication");
-      authentication.put("scheme", auth.path("scheme").asString(""));
-      if (auth.hasNonNull("credentials")) {
-        authentication.put("credentials", auth.get("credentials").asString());
-      }
-    }
-    return config;
-  }
-
-  private static String pathSegment(String text) {
-    return java.net.URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20");
+    return jobs.teamJob(call.caller(), call.teamId(), taskId);
   }
 
   // ---- starting a task ----
@@ -435,11 +326,12 @@ public class TeamAgentController {
     JsonNode message = params.path("message");
     String text = text(message);
     if (!message.isObject() || text.isBlank()) {
-      return Mono.error(new RpcError(INVALID_PARAMS, "params.message needs a text part"));
+      return Mono.error(new RpcError(RpcError.INVALID_PARAMS, "params.message needs a text part"));
     }
     String messageId = message.path("messageId").asString("");
     if (messageId.isBlank()) {
-      return Mono.error(new RpcError(INVALID_PARAMS, "params.message.messageId is required"));
+      return Mono.error(
+          new RpcError(RpcError.INVALID_PARAMS, "params.message.messageId is required"));
     }
     String taskId = message.path("taskId").asString("");
     return Mono.defer(
@@ -450,71 +342,22 @@ public class TeamAgentController {
           boolean pushed = push.isObject() && !push.path("url").asString("").isBlank();
           // A config the scheduler would refuse is refused before the task is made, so an error
           // answer never leaves behind a task the client does not know of.
-          Mono<Void> checked =
-              pushed
-                  ? rest(
-                          call,
-                          HttpMethod.POST,
-                          "/api/internal/v1/push-configs/checks",
-                          pushBody(push))
-                      .then()
-                  : Mono.empty();
+          Mono<Void> checked = pushed ? jobs.checkPushConfig(call.caller(), push) : Mono.empty();
           Mono<JsonNode> job =
               checked
                   .then(
                       taskId.isBlank()
-                          ? request(call, text, messageId)
-                          : answerTask(call, taskId, text))
+                          ? jobs.request(call.caller(), call.teamId(), call.team(), text, messageId)
+                          : jobs.answer(call.caller(), call.teamId(), taskId, text))
                   .flatMap(
                       started ->
                           pushed
-                              ? savePushConfig(call, jobId(started), push)
-                                  .then(job(call, jobId(started)))
+                              ? jobs.savePushConfig(call.caller(), TeamJobs.jobId(started), push)
+                                  .then(jobs.job(call.caller(), TeamJobs.jobId(started)))
                               : Mono.just(started));
           return job.map(started -> new Started(started, events, connection))
               .doOnError(e -> connection.dispose());
         });
-  }
-
-  private Mono<JsonNode> request(Call call, String text, String messageId) {
-    String lead = null;
-    for (JsonNode member : call.team().path("members")) {
-      if (member.path("lead").asBoolean(false)) {
-        lead = member.path("name").asString();
-      }
-    }
-    if (lead == null) {
-      return Mono.error(new RpcError(INTERNAL_ERROR, "the team has no lead"));
-    }
-    return rest(
-            call,
-            HttpMethod.POST,
-            "/api/v1/teams/" + call.teamId() + "/requests",
-            Map.of("recipients", List.of(lead), "text", text, "idempotency_key", messageId))
-        .flatMap(created -> job(call, created.path("jobs").path(0).path("id").asString("")));
-  }
-
-  private Mono<JsonNode> answerTask(Call call, String taskId, String text) {
-    return teamJob(call, taskId)
-        .flatMap(
-            job -> {
-              if (!"waiting_input".equals(state(job))) {
-                return Mono.error(
-                    new RpcError(
-                        INVALID_PARAMS,
-                        "task "
-                            + taskId
-                            + " is not waiting for input ("
-                            + TaskViews.state(state(job))
-                            + "); a new message starts a new task"));
-              }
-              return rest(
-                      call,
-                      HttpMethod.POST,
-                      "/api/v1/jobs/" + taskId + "/answer",
-                      Map.of("text", text))
-                  .then(job(call, taskId));
-            });
   }
 
   // ---- following a job ----
@@ -550,9 +393,9 @@ public class TeamAgentController {
    * artifact update first). Events no newer than {@code from} are skipped.
    */
   private Flux<JsonNode> updates(Call call, JsonNode from, Flux<JobEvent> events) {
-    String jobId = jobId(from);
+    String jobId = TeamJobs.jobId(from);
     AtomicLong revision = new AtomicLong(from.path("revision").asLong());
-    AtomicReference<String> shown = new AtomicReference<>(TaskViews.state(state(from)));
+    AtomicReference<String> shown = new AtomicReference<>(TaskViews.state(TeamJobs.state(from)));
     if (TaskViews.endsStream(shown.get())) {
       return Flux.empty();
     }
@@ -564,7 +407,9 @@ public class TeamAgentController {
             .concatMap(
                 e -> {
                   if (e.jobId() == null || e.state() == null) {
-                    return job(call, jobId).flux().concatMap(job -> shown(job, revision, shown));
+                    return jobs.job(call.caller(), jobId)
+                        .flux()
+                        .concatMap(job -> shown(job, revision, shown));
                   }
                   revision.set(e.revision());
                   String a2a = TaskViews.state(e.state());
@@ -573,7 +418,9 @@ public class TeamAgentController {
                   }
                   if (TaskViews.endsStream(a2a)) {
                     // The question, the answer or the reason: read from the job itself.
-                    return job(call, jobId).flux().concatMap(job -> shown(job, revision, shown));
+                    return jobs.job(call.caller(), jobId)
+                        .flux()
+                        .concatMap(job -> shown(job, revision, shown));
                   }
                   shown.set(a2a);
                   ObjectNode partial = json.createObjectNode();
@@ -590,12 +437,12 @@ public class TeamAgentController {
   /** The updates a job read whole stands for, given what was shown already. */
   private Flux<JsonNode> shown(JsonNode job, AtomicLong revision, AtomicReference<String> shown) {
     revision.accumulateAndGet(job.path("revision").asLong(), Math::max);
-    String a2a = TaskViews.state(state(job));
+    String a2a = TaskViews.state(TeamJobs.state(job));
     if (a2a.equals(shown.get())) {
       return Flux.empty();
     }
     shown.set(a2a);
-    if ("completed".equals(state(job))) {
+    if ("completed".equals(TeamJobs.state(job))) {
       return Flux.just(views.artifactUpdate(job), views.statusUpdate(job));
     }
     return Flux.just(views.statusUpdate(job));
@@ -607,96 +454,7 @@ public class TeamAgentController {
         && TaskViews.endsStream(update.path("status").path("state").asString(""));
   }
 
-  // ---- the public API, as the caller ----
-
-  private Mono<JsonNode> teamJob(Call call, JsonNode params) {
-    String taskId = params.path("id").asString("");
-    if (taskId.isBlank()) {
-      return Mono.error(new RpcError(INVALID_PARAMS, "params.id (the task id) is required"));
-    }
-    return teamJob(call, taskId);
-  }
-
-  /**
-   * The job, if it is one of this team's; otherwise one and the same task-not-found, whether the
-   * job is another team's of the same owner or does not exist at all.
-   */
-  private Mono<JsonNode> teamJob(Call call, String taskId) {
-    try {
-      UUID.fromString(taskId);
-    } catch (IllegalArgumentException notAnId) {
-      return Mono.error(taskNotFound(taskId));
-    }
-    return job(call, taskId)
-        .onErrorMap(
-            error -> error instanceof RpcError rpc && rpc.code == TASK_NOT_FOUND,
-            error -> taskNotFound(taskId))
-        .filter(job -> call.teamId().toString().equals(job.path("team_id").asString("")))
-        .switchIfEmpty(Mono.error(taskNotFound(taskId)));
-  }
-
-  private static RpcError taskNotFound(String taskId) {
-    return new RpcError(TASK_NOT_FOUND, "task " + taskId + " not found");
-  }
-
-  private Mono<JsonNode> job(Call call, String jobId) {
-    return rest(call, HttpMethod.GET, "/api/v1/jobs/" + jobId, null);
-  }
-
-  /**
-   * The REST call an operation stands for, made to the scheduler as the team's owner (the caller is
-   * the owner, or holds this team's A2A token, and every job is checked to be this team's first); a
-   * 404 is task-not-found, another refusal its Problem Details' detail as invalid params.
-   */
-  private Mono<JsonNode> rest(
-      Call call, HttpMethod method, String path, @Nullable Map<String, ?> body) {
-    String token =
-        internalTokens.forService(services.scheduler(), new Caller.Owner(call.caller().ownerId()));
-    WebClient.RequestBodySpec request =
-        web.method(method)
-            .uri(services.scheduler() + path)
-            .header(HttpHeaders.AUTHORIZATION, "Bearer " + token);
-    WebClient.RequestHeadersSpec<?> ready =
-        body == null ? request : request.contentType(MediaType.APPLICATION_JSON).bodyValue(body);
-    return ready.exchangeToMono(
-        response ->
-            response
-                .bodyToMono(String.class)
-                .defaultIfEmpty("{}")
-                .flatMap(
-                    text -> {
-                      int status = response.statusCode().value();
-                      JsonNode answer = json.readTree(text);
-                      if (response.statusCode().is2xxSuccessful()) {
-                        return Mono.just(answer);
-                      }
-                      if (status == 404) {
-                        return Mono.error(
-                            new RpcError(
-                                TASK_NOT_FOUND, answer.path("detail").asString("not found")));
-                      }
-                      if (status >= 400 && status < 500) {
-                        return Mono.error(
-                            new RpcError(
-                                INVALID_PARAMS,
-                                answer.path("detail").asString("refused with " + status)));
-                      }
-                      return Mono.error(
-                          new RpcError(INTERNAL_ERROR, "the service answered " + status));
-                    }));
-  }
-
-  // ---- JSON-RPC on the wire ----
-
-  /** A JSON-RPC error to answer with. */
-  private static final class RpcError extends RuntimeException {
-    private final int code;
-
-    RpcError(int code, String message) {
-      super(message, null, false, false);
-      this.code = code;
-    }
-  }
+  // ---- the wire ----
 
   private ObjectNode wrapTask(JsonNode job) {
     ObjectNode result = json.createObjectNode();
@@ -704,89 +462,15 @@ public class TeamAgentController {
     return result;
   }
 
-  private JsonNode result(@Nullable JsonNode id, JsonNode result) {
-    ObjectNode response = json.createObjectNode();
-    response.put("jsonrpc", "2.0");
-    response.set("id", id == null ? json.nullNode() : id);
-    response.set("result", result);
-    return response;
-  }
-
-  private JsonNode error(@Nullable JsonNode id, int code, @Nullable String message) {
-    ObjectNode response = json.createObjectNode();
-    response.put("jsonrpc", "2.0");
-    response.set("id", id == null ? json.nullNode() : id);
-    ObjectNode error = response.putObject("error");
-    error.put("code", code);
-    error.put("message", message == null ? "error" : message);
-    return response;
-  }
-
-  private Mono<Void> writeJson(ServerHttpResponse response, JsonNode body) {
-    return writeJson(response, Mono.just(body));
-  }
-
-  private Mono<Void> writeJson(ServerHttpResponse response, Mono<JsonNode> body) {
-    return body.flatMap(
-        node -> {
-          response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
-          return response.writeWith(Mono.just(buffer(response, json.writeValueAsString(node))));
-        });
-  }
-
   /**
-   * Answers a stream: each result as an SSE {@code data} line holding a JSON-RPC response, with
-   * keep-alive comments while idle. A refusal before the stream starts is one JSON response.
+   * Answers a stream as server-sent events. A stream holds one of its principal's stream slots, as
+   * an event stream does; beyond them it is refused (429) before any task is started.
    */
   private Mono<Void> writeStream(Call call, @Nullable JsonNode id, Mono<Flux<JsonNode>> results) {
-    // A stream holds one of its principal's stream slots, as an event stream does; beyond them it
-    // is refused (429) before any task is started.
-    return streams.hold(call.exchange(), call.caller(), writeHeldStream(call, id, results));
-  }
-
-  private Mono<Void> writeHeldStream(
-      Call call, @Nullable JsonNode id, Mono<Flux<JsonNode>> results) {
-    ServerHttpResponse response = call.exchange().getResponse();
-    return results
-        .flatMap(
-            flux -> {
-              response.getHeaders().setContentType(MediaType.TEXT_EVENT_STREAM);
-              response.getHeaders().setCacheControl("no-cache");
-              Flux<String> events =
-                  flux.map(r -> "data: " + json.writeValueAsString(result(id, r)) + "\n\n")
-                      .onErrorResume(
-                          e ->
-                              Flux.just(
-                                  "data: "
-                                      + json.writeValueAsString(
-                                          error(
-                                              id,
-                                              e instanceof RpcError rpc ? rpc.code : INTERNAL_ERROR,
-                                              e.getMessage()))
-                                      + "\n\n"));
-              Flux<String> keepAlive =
-                  Flux.interval(properties.heartbeat()).map(tick -> ": keep-alive\n\n");
-              // Keep-alives stop when the results end, so the stream closes with them.
-              Flux<String> all =
-                  events.publish(
-                      shared ->
-                          Flux.merge(
-                              shared,
-                              keepAlive.takeUntilOther(
-                                  shared.ignoreElements().then(Mono.just(1)))));
-              return response.writeAndFlushWith(all.map(text -> Mono.just(buffer(response, text))));
-            })
-        .onErrorResume(RpcError.class, e -> writeJson(response, error(id, e.code, e.getMessage())));
-  }
-
-  private static DataBuffer buffer(ServerHttpResponse response, String text) {
-    return response.bufferFactory().wrap(text.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static String rpcUrl(ServerWebExchange exchange, UUID teamId) {
-    URI uri = exchange.getRequest().getURI();
-    String base = uri.getScheme() + "://" + uri.getRawAuthority();
-    return base + "/api/v1/teams/" + teamId + "/a2a";
+    return streams.hold(
+        call.exchange(),
+        call.caller(),
+        wire.writeStream(call.exchange().getResponse(), id, results));
   }
 
   private static String text(JsonNode message) {
@@ -798,13 +482,5 @@ public class TeamAgentController {
       }
     }
     return text.toString();
-  }
-
-  private static String state(JsonNode job) {
-    return job.path("state").asString("");
-  }
-
-  private static String jobId(JsonNode job) {
-    return job.path("id").asString("");
   }
 }

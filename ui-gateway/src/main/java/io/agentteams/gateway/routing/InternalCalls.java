@@ -4,12 +4,15 @@ import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.web.WebProblems;
 import java.net.URI;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
  * Reads a service on behalf of a caller, whose identity travels as a short-lived internal token the
@@ -60,6 +63,61 @@ public class InternalCalls {
             .uri(base + path, uriVariables)
             .contentType(MediaType.APPLICATION_JSON)
             .bodyValue(body));
+  }
+
+  /**
+   * Sends {@code method path} (already encoded) with an optional JSON body to {@code base} as the
+   * caller, for a caller that answers in words of its own (the team as an A2A agent): a 2xx
+   * answer's body (an empty object when it has none); a 4xx the service's own status and detail as
+   * a {@link ProblemException}; anything else the service being unavailable.
+   */
+  public Mono<JsonNode> send(
+      Caller caller, URI base, HttpMethod method, String path, @Nullable Object body) {
+    WebClient.RequestBodySpec request =
+        web.method(method)
+            .uri(base + path)
+            .header("Authorization", "Bearer " + internalTokens.forService(base, caller));
+    WebClient.RequestHeadersSpec<?> ready =
+        body == null ? request : request.contentType(MediaType.APPLICATION_JSON).bodyValue(body);
+    return ready.exchangeToMono(
+        response -> {
+          int status = response.statusCode().value();
+          if (response.statusCode().is2xxSuccessful()) {
+            return response
+                .bodyToMono(JsonNode.class)
+                .defaultIfEmpty(JsonNodeFactory.instance.objectNode());
+          }
+          if (status < 400 || status >= 500) {
+            return response.releaseBody().then(Mono.error(unavailable(base, status)));
+          }
+          return response
+              .bodyToMono(JsonNode.class)
+              .onErrorResume(unreadable -> Mono.empty())
+              .defaultIfEmpty(JsonNodeFactory.instance.objectNode())
+              .flatMap(
+                  problem ->
+                      Mono.error(
+                          new ProblemException(
+                              kind(status),
+                              problem.path("code").asString("refused"),
+                              problem.path("detail").asString("refused with " + status))));
+        });
+  }
+
+  private static ProblemException.Kind kind(int status) {
+    for (ProblemException.Kind kind : ProblemException.Kind.values()) {
+      if (kind.status() == status) {
+        return kind;
+      }
+    }
+    return ProblemException.Kind.INVALID;
+  }
+
+  private static ProblemException unavailable(URI base, int status) {
+    return new ProblemException(
+        ProblemException.Kind.UNAVAILABLE,
+        "service-unavailable",
+        "the service at " + base.getHost() + ":" + base.getPort() + " answered " + status);
   }
 
   private Mono<JsonNode> exchange(
