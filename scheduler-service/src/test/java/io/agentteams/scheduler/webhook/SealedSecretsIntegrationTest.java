@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.nimbusds.jose.jwk.OctetSequenceKey;
 import io.agentteams.contracts.Topics;
 import io.agentteams.contracts.agent.AgentRuntimeChanged;
 import io.agentteams.platform.identity.SecretKeys;
@@ -164,6 +165,35 @@ class SealedSecretsIntegrationTest extends SchedulerIntegrationTest {
     assertThat(row(owner, agent).get("secrets_key_id")).isNotNull();
     assertThat(awaitWebhook(owner, agent).secret()).isEqualTo(secret);
     assertThat(agents.encryptStale().block()).isZero();
+  }
+
+  @Test
+  void afterAnAtRestKeyRotationEveryRowIsEncryptedWithTheNewKeyAndTheOldKeyCanGo() {
+    String owner = unique("owner");
+    String agent = unique("rotating");
+    String secret = "whsec_" + "R".repeat(43) + "=";
+    teams.runtimeChanged(webhook(owner, agent, seal(owner, agent, secret, null), null, 1));
+    awaitWebhook(owner, agent);
+    List<OctetSequenceKey> newFirst =
+        new ArrayList<>(SecretKeys.atRest(SecretKeys.generateAtRest(), "new"));
+    newFirst.addAll(SecretKeys.atRest(TestIdentity.schedulerSecretsKeys(), "old"));
+    // This scheduler as started again with the new key first and the old one second.
+    PushAgentStore rotated = new PushAgentStore(db, new SecretsAtRest(newFirst));
+    try {
+      assertThat(rotated.encryptStale().block()).isPositive();
+
+      PushAgentStore newKeyAlone =
+          new PushAgentStore(db, new SecretsAtRest(List.of(newFirst.get(0))));
+      assertThat(newKeyAlone.webhook(new AgentKey(owner, agent)).block().secret())
+          .as("the old key is no longer needed")
+          .isEqualTo(secret);
+      assertThat(row(owner, agent).get("secrets_key_id")).isEqualTo(newFirst.get(0).getKeyID());
+    } finally {
+      // The rest of this context holds the old key only: every row (other tests' too) goes back.
+      List<OctetSequenceKey> oldFirst = new ArrayList<>(newFirst.subList(1, 2));
+      oldFirst.add(newFirst.get(0));
+      new PushAgentStore(db, new SecretsAtRest(oldFirst)).encryptStale().block();
+    }
   }
 
   @Test

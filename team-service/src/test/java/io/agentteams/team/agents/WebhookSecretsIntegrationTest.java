@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.nimbusds.jose.JWEObject;
+import com.nimbusds.jose.jwk.OctetSequenceKey;
 import io.agentteams.contracts.Topics;
 import io.agentteams.contracts.agent.AgentRuntimeChanged;
 import io.agentteams.platform.event.EventCodec;
@@ -16,8 +17,12 @@ import io.agentteams.platform.secrets.SecretsAtRest;
 import io.agentteams.platform.test.TestInfrastructure;
 import io.agentteams.platform.testidentity.TestIdentity;
 import io.agentteams.team.TeamServiceTest;
+import io.agentteams.team.agents.application.AgentRuntimes;
 import io.agentteams.team.agents.application.WebhookSecretUpgrade;
+import io.agentteams.team.agents.persistence.AgentStore;
+import io.agentteams.team.agents.persistence.WebhookSecretStore;
 import io.agentteams.team.support.TeamApi;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,6 +38,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.transaction.reactive.TransactionalOperator;
 
 /**
  * A webhook agent's signing secret leaves team-service only to its owner, once: on the runtimes
@@ -46,6 +52,9 @@ class WebhookSecretsIntegrationTest {
   @Autowired CallerTokens tokens;
   @Autowired DatabaseClient db;
   @Autowired WebhookSecretUpgrade upgrade;
+  @Autowired AgentStore agents;
+  @Autowired AgentRuntimes runtimes;
+  @Autowired TransactionalOperator transactions;
   TeamApi api;
   String owner;
 
@@ -154,6 +163,43 @@ class WebhookSecretsIntegrationTest {
     assertThat(scheduler.open(republished.sealedWebhookSecrets(), binding("legacy")))
         .containsEntry("current", legacy);
     assertThat(upgrade.upgradeOnce().block()).as("nothing is left to upgrade").isZero();
+  }
+
+  @Test
+  void afterAnAtRestKeyRotationTheUpgradeEncryptsEveryRowWithTheNewKeyAndTheOldKeyCanGo() {
+    String secret = register("rotating");
+    List<OctetSequenceKey> newFirst =
+        new ArrayList<>(SecretKeys.atRest(SecretKeys.generateAtRest(), "new"));
+    newFirst.addAll(SecretKeys.atRest(TestIdentity.teamSecretsKeys(), "old"));
+    SecretsAtRest rotatedKeys = new SecretsAtRest(newFirst);
+    // This service as started again with the new key first and the old one second.
+    WebhookSecretStore rotatedStore = new WebhookSecretStore(db, rotatedKeys);
+    WebhookSecretUpgrade rotatedUpgrade =
+        new WebhookSecretUpgrade(
+            agents, rotatedStore, runtimes, transactions, new SimpleMeterRegistry());
+    try {
+      assertThat(rotatedUpgrade.upgradeOnce().block()).isPositive();
+
+      Map<String, Object> row = row("rotating");
+      assertThat(row.get("secrets_key_id")).isEqualTo(rotatedKeys.keyId());
+      SecretsAtRest newKeyAlone = new SecretsAtRest(List.of(newFirst.get(0)));
+      assertThat(newKeyAlone.decrypt((String) row.get("secret"), column("rotating", "secret")))
+          .as("the old key is no longer needed")
+          .isEqualTo(secret);
+      assertThat(rotatedUpgrade.upgradeOnce().block()).isZero();
+    } finally {
+      // The rest of this context holds the old key only: every row (other tests' too) goes back.
+      List<OctetSequenceKey> oldFirst = new ArrayList<>(newFirst.subList(1, 2));
+      oldFirst.add(newFirst.get(0));
+      new WebhookSecretUpgrade(
+              agents,
+              new WebhookSecretStore(db, new SecretsAtRest(oldFirst)),
+              runtimes,
+              transactions,
+              new SimpleMeterRegistry())
+          .upgradeOnce()
+          .block();
+    }
   }
 
   private String register(String agent) {
