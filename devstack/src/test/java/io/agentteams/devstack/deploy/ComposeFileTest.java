@@ -41,7 +41,27 @@ class ComposeFileTest {
     assertThat(services.get("team-service").get("environment"))
         .containsEntry(
             "AGENTTEAMS_IDENTITY_INTERNAL_VERIFICATION_KEYS",
-            secrets.get("AGENTTEAMS_INTERNAL_VERIFICATION_KEYS"));
+            secrets.get("AGENTTEAMS_INTERNAL_VERIFICATION_KEYS"))
+        .containsEntry("AGENTTEAMS_TEAM_SECRETS_KEYS", secrets.get("AGENTTEAMS_TEAM_SECRETS_KEYS"))
+        .containsEntry(
+            "AGENTTEAMS_TEAM_SECRET_SEALING_KEYS", secrets.get("AGENTTEAMS_SECRET_SEALING_KEYS"))
+        .doesNotContainKey("AGENTTEAMS_SCHEDULER_SECRET_UNSEALING_KEYS");
+    // The scheduler alone opens what team-service seals; each keeps its own at-rest key.
+    assertThat(services.get("scheduler-service").get("environment"))
+        .containsEntry(
+            "AGENTTEAMS_SCHEDULER_SECRET_UNSEALING_KEYS",
+            secrets.get("AGENTTEAMS_SECRET_UNSEALING_KEYS"))
+        .containsEntry(
+            "AGENTTEAMS_SCHEDULER_SECRETS_KEYS", secrets.get("AGENTTEAMS_SCHEDULER_SECRETS_KEYS"))
+        .doesNotContainKey("AGENTTEAMS_TEAM_SECRETS_KEYS");
+    assertThat(secrets.get("AGENTTEAMS_SECRET_SEALING_KEYS"))
+        .as("team-service gets the public half only")
+        .doesNotContain("\"d\"");
+    for (String other : List.of("ui-gateway", "mailbox-service", "task-board-service")) {
+      assertThat(services.get(other).get("environment").keySet())
+          .as("%s holds no webhook secret key", other)
+          .noneMatch(name -> name.contains("SECRETS_KEYS") || name.contains("UNSEALING"));
+    }
 
     Path empty = temp.resolve("empty.env");
     Files.writeString(empty, "");
@@ -55,6 +75,10 @@ class ComposeFileTest {
   void noSecretHasADefaultAndTheDevelopmentIdentityIsOffUnlessAskedFor() throws IOException {
     String file = Files.readString(COMPOSE);
     assertThat(file).doesNotContain("dev-only").doesNotContain("change-me");
+    assertThat(file)
+        .as("the file shows how to reach a shared Kafka over TLS with SASL")
+        .contains("SPRING_KAFKA_SECURITY_PROTOCOL: SASL_SSL")
+        .contains("SPRING_KAFKA_PROPERTIES_SASL_JAAS_CONFIG");
     Map<String, Map<String, Object>> services = services();
     Map<String, Object> gateway =
         (Map<String, Object>) services.get("ui-gateway").get("environment");

@@ -563,10 +563,59 @@ class HelmChartTest {
     assertThat(held)
         .as("the edge and internal signing keys go to the gateway alone")
         .containsEntry("ui-gateway", Set.of("internal-signing-keys", "edge-keys"))
-        .containsEntry("scheduler-service", Set.of("dispatch-signing-keys"))
-        .containsEntry("team-service", Set.of())
+        .containsEntry(
+            "scheduler-service",
+            Set.of("dispatch-signing-keys", "secret-unsealing-keys", "scheduler-secrets-keys"))
+        .containsEntry("team-service", Set.of("team-secrets-keys"))
         .containsEntry("mailbox-service", Set.of())
         .containsEntry("task-board-service", Set.of());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"minimal", "production"})
+  void webhookSecretKeysReachTeamServiceAndTheSchedulerOnlyAndTheChartRefusesToRenderWithoutThem(
+      String values) {
+    Rendered chart = render(values);
+    Map<String, Object> team =
+        first(chart.podSpec("Deployment", "at-team-service").get("containers"));
+    Map<String, Object> scheduler =
+        first(chart.podSpec("Deployment", "at-scheduler-service").get("containers"));
+    String identity = "production".equals(values) ? "agent-teams-identity" : "at-identity";
+    assertThat(secretOf(team, "AGENTTEAMS_TEAM_SECRETS_KEYS")).isEqualTo(identity);
+    assertThat(env(team))
+        .as("team-service seals with the scheduler's public keys only")
+        .containsEntry(
+            "AGENTTEAMS_TEAM_SECRET_SEALING_KEYS",
+            "{\"keys\":[{\"kty\":\"EC\",\"crv\":\"P-256\",\"kid\":\"unsealing-1\","
+                + "\"x\":\"test-unsealing-public\"}]}")
+        .doesNotContainKeys(
+            "AGENTTEAMS_SCHEDULER_SECRET_UNSEALING_KEYS", "AGENTTEAMS_SCHEDULER_SECRETS_KEYS");
+    assertThat(secretOf(scheduler, "AGENTTEAMS_SCHEDULER_SECRET_UNSEALING_KEYS"))
+        .isEqualTo(identity);
+    assertThat(secretOf(scheduler, "AGENTTEAMS_SCHEDULER_SECRETS_KEYS")).isEqualTo(identity);
+    assertThat(env(scheduler)).doesNotContainKey("AGENTTEAMS_TEAM_SECRETS_KEYS");
+    for (String service : List.of("ui-gateway", "mailbox-service", "task-board-service")) {
+      assertThat(env(first(chart.podSpec("Deployment", "at-" + service).get("containers"))))
+          .as("%s holds no webhook secret key", service)
+          .doesNotContainKeys(
+              "AGENTTEAMS_TEAM_SECRETS_KEYS",
+              "AGENTTEAMS_SCHEDULER_SECRETS_KEYS",
+              "AGENTTEAMS_SCHEDULER_SECRET_UNSEALING_KEYS");
+    }
+
+    for (String missing :
+        List.of(
+            "secretUnsealingKeys",
+            "teamSecretsKeys",
+            "schedulerSecretsKeys",
+            "secretSealingKeys")) {
+      Map<String, Object> without = values("minimal");
+      map(without.get("identity")).remove(missing);
+      assertThatThrownBy(() -> render(without))
+          .as("without identity.%s", missing)
+          .hasMessageContaining("identity." + missing)
+          .hasMessageContaining("required");
+    }
   }
 
   @Test

@@ -33,6 +33,10 @@ class FailClosedIntegrationTest {
     "TASK_BOARD, agentteams.identity.internal-verification-keys",
     "SCHEDULER, agentteams.identity.internal-verification-keys",
     "SCHEDULER, agentteams.scheduler.dispatch-signing-keys",
+    "SCHEDULER, agentteams.scheduler.secrets-keys",
+    "SCHEDULER, agentteams.scheduler.secret-unsealing-keys",
+    "TEAM, agentteams.team.secrets-keys",
+    "TEAM, agentteams.team.secret-sealing-keys",
     "GATEWAY, agentteams.gateway.identity.internal-signing-keys",
     "GATEWAY, agentteams.gateway.identity.edge-keys",
     "GATEWAY, agentteams.gateway.identity.dispatch-verification-keys",
@@ -59,7 +63,8 @@ class FailClosedIntegrationTest {
 
   @Test
   void aServiceGivenTheGatewaysPrivateKeyRefusesToStart() {
-    Map<String, Object> properties = new LinkedHashMap<>();
+    // Every other key it holds as it should, so that the private one is what it refuses.
+    Map<String, Object> properties = new LinkedHashMap<>(KEYS.settingsFor(Service.TEAM));
     properties.put(
         "agentteams.identity.internal-verification-keys", KEYS.internalSigning()); // private!
     properties.put("logging.level.root", "OFF");

@@ -24,6 +24,8 @@ import org.springframework.validation.annotation.Validated;
  * @param pollInterval how often a replica looks for webhook jobs besides the database's signals
  * @param maxInFlight pushes one replica keeps in flight at once
  * @param deliveryRetention how long push records of ended jobs are kept
+ * @param secretUpgradeInterval how often stored secrets still in plaintext or under an older
+ *     at-rest key are encrypted with the current key (also once at start)
  */
 @Validated
 @ConfigurationProperties("agentteams.scheduler.webhook")
@@ -38,7 +40,8 @@ public record WebhookProperties(
     @DefaultValue("60s") Duration leaseTtl,
     @DefaultValue("1s") Duration pollInterval,
     @DefaultValue("64") int maxInFlight,
-    @DefaultValue("1d") Duration deliveryRetention) {
+    @DefaultValue("1d") Duration deliveryRetention,
+    @DefaultValue("10m") Duration secretUpgradeInterval) {
 
   public WebhookProperties {
     if (leaseTtl.compareTo(responseTimeout.plus(connectTimeout)) <= 0) {

@@ -89,14 +89,7 @@ public final class Teams {
    * worker, and waits until the scheduler knows it.
    */
   public void pullAgent(String ownerId, String agentId) {
-    AgentRuntimeChanged event =
-        new AgentRuntimeChanged(ownerId, agentId, "pull", null, null, null, null, 1);
-    EventEnvelope envelope =
-        codec.envelope(event, AgentRuntimeChanged.key(ownerId, agentId), ownerId, 1, null);
-    kafka
-        .send(
-            Topics.AGENT_RUNTIMES, AgentRuntimeChanged.key(ownerId, agentId), codec.write(envelope))
-        .join();
+    runtimeChanged(new AgentRuntimeChanged(ownerId, agentId, "pull", null, null, null, 1));
     await()
         .atMost(Duration.ofSeconds(60))
         .until(
@@ -110,6 +103,20 @@ public final class Teams {
                         .one()
                         .block()
                     == 1);
+  }
+
+  /**
+   * Publishes a runtime change as team-service does, under the key of the agent it names, and
+   * returns at once (the scheduler applies it, or refuses it, in its own time).
+   */
+  public void runtimeChanged(AgentRuntimeChanged change) {
+    runtimeChanged(AgentRuntimeChanged.key(change.ownerId(), change.agentId()), change);
+  }
+
+  /** Publishes a runtime change under the given Kafka key. */
+  public void runtimeChanged(String key, AgentRuntimeChanged change) {
+    EventEnvelope envelope = codec.envelope(change, key, change.ownerId(), change.version(), null);
+    kafka.send(Topics.AGENT_RUNTIMES, key, codec.write(envelope)).join();
   }
 
   /** Cancels every unfinished job of the teams this fixture created. */

@@ -21,6 +21,8 @@ import org.springframework.validation.annotation.Validated;
  * @param searchMaxLimit the largest page a caller may ask for
  * @param webhookSecretOverlap how long a webhook agent's previous signing secret is still signed
  *     with after a rotation
+ * @param webhookSecretUpgradeInterval how often stored secrets still in plaintext or under an older
+ *     at-rest key are encrypted with the current key (also once at start)
  */
 @Validated
 @ConfigurationProperties("agentteams.agent")
@@ -34,7 +36,8 @@ public record AgentProperties(
     @DefaultValue("200") int maxAgentsPerOwner,
     @DefaultValue("20") int searchDefaultLimit,
     @DefaultValue("100") int searchMaxLimit,
-    @DefaultValue("24h") Duration webhookSecretOverlap) {
+    @DefaultValue("24h") Duration webhookSecretOverlap,
+    @DefaultValue("10m") Duration webhookSecretUpgradeInterval) {
 
   public AgentProperties {
     if (searchDefaultLimit < 1 || searchMaxLimit < searchDefaultLimit) {

@@ -27,6 +27,7 @@ public final class GeneratedSecrets {
   public static Map<String, String> generate() {
     String internalSigning = TokenKeys.generateInternalSigning();
     String dispatchSigning = TokenKeys.generateInternalSigning();
+    String unsealing = SecretKeys.generateUnsealing();
     Map<String, String> secrets = new LinkedHashMap<>();
     secrets.put("AGENTTEAMS_INTERNAL_SIGNING_KEYS", internalSigning);
     secrets.put(
@@ -37,6 +38,10 @@ public final class GeneratedSecrets {
     secrets.put(
         "AGENTTEAMS_DISPATCH_VERIFICATION_KEYS",
         TokenKeys.publicSet(TokenKeys.internalSigning(dispatchSigning, "generated")));
+    secrets.put("AGENTTEAMS_TEAM_SECRETS_KEYS", SecretKeys.generateAtRest());
+    secrets.put("AGENTTEAMS_SCHEDULER_SECRETS_KEYS", SecretKeys.generateAtRest());
+    secrets.put("AGENTTEAMS_SECRET_UNSEALING_KEYS", unsealing);
+    secrets.put("AGENTTEAMS_SECRET_SEALING_KEYS", SecretKeys.publicSet(unsealing));
     for (String password :
         List.of(
             "AGENTTEAMS_POSTGRES_PASSWORD",

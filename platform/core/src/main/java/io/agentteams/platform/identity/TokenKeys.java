@@ -121,7 +121,7 @@ public final class TokenKeys {
     }
   }
 
-  private static JWKSet parse(@Nullable String jwks, String setting) {
+  static JWKSet parse(@Nullable String jwks, String setting) {
     if (jwks == null || jwks.isBlank()) {
       throw new MissingSettingException(setting, "a JSON Web Key Set (RFC 7517)");
     }

@@ -2,6 +2,7 @@ package io.agentteams.platform.testidentity;
 
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.identity.InternalAudiences;
+import io.agentteams.platform.identity.SecretKeys;
 import io.agentteams.platform.identity.TokenKeys;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -33,7 +34,24 @@ public final class TestIdentity {
   /** The scheduler's setting for its dispatch signing keys. */
   public static final String DISPATCH_SIGNING_KEYS = "agentteams.scheduler.dispatch-signing-keys";
 
+  /** team-service's setting for its at-rest keys (webhook secrets in its database). */
+  public static final String TEAM_SECRETS_KEYS = "agentteams.team.secrets-keys";
+
+  /** team-service's setting for the scheduler's public sealing keys. */
+  public static final String TEAM_SEALING_KEYS = "agentteams.team.secret-sealing-keys";
+
+  /** The scheduler's setting for its at-rest keys (webhook secrets in its database). */
+  public static final String SCHEDULER_SECRETS_KEYS = "agentteams.scheduler.secrets-keys";
+
+  /** The scheduler's setting for its unsealing keys (private). */
+  public static final String SCHEDULER_UNSEALING_KEYS =
+      "agentteams.scheduler.secret-unsealing-keys";
+
   private static final String SIGNING = TokenKeys.generateInternalSigning();
+  private static final String TEAM_SECRETS = SecretKeys.generateAtRest();
+  private static final String SCHEDULER_SECRETS = SecretKeys.generateAtRest();
+  private static final String UNSEALING = SecretKeys.generateUnsealing();
+  private static final String SEALING = SecretKeys.publicSet(UNSEALING);
   private static final String VERIFICATION =
       TokenKeys.publicSet(TokenKeys.internalSigning(SIGNING, "test keys"));
   private static final String EDGE = TokenKeys.generateEdge();
@@ -122,14 +140,48 @@ public final class TestIdentity {
     return DISPATCH_VERIFICATION;
   }
 
+  /** team-service's at-rest keys. */
+  public static String teamSecretsKeys() {
+    return TEAM_SECRETS;
+  }
+
+  /** The scheduler's at-rest keys. */
+  public static String schedulerSecretsKeys() {
+    return SCHEDULER_SECRETS;
+  }
+
+  /** The scheduler's unsealing keys (private). */
+  public static String unsealingKeys() {
+    return UNSEALING;
+  }
+
+  /** The public halves of the scheduler's unsealing keys, which team-service seals with. */
+  public static String sealingKeys() {
+    return SEALING;
+  }
+
+  /** The settings team-service needs beyond a service's: its at-rest and sealing keys. */
+  public static Map<String, Object> teamProperties() {
+    return Map.of(TEAM_SECRETS_KEYS, TEAM_SECRETS, TEAM_SEALING_KEYS, SEALING);
+  }
+
   /** The settings a service needs: the verification keys only. */
   public static Map<String, Object> serviceProperties() {
     return Map.of(INTERNAL_VERIFICATION_KEYS, VERIFICATION);
   }
 
-  /** The settings the scheduler needs beyond a service's: its dispatch signing keys. */
+  /**
+   * The settings the scheduler needs beyond a service's: its dispatch signing, at-rest and
+   * unsealing keys.
+   */
   public static Map<String, Object> schedulerProperties() {
-    return Map.of(DISPATCH_SIGNING_KEYS, DISPATCH_SIGNING);
+    return Map.of(
+        DISPATCH_SIGNING_KEYS,
+        DISPATCH_SIGNING,
+        SCHEDULER_SECRETS_KEYS,
+        SCHEDULER_SECRETS,
+        SCHEDULER_UNSEALING_KEYS,
+        UNSEALING);
   }
 
   /** The settings the gateway needs: its signing, edge and dispatch verification keys. */
@@ -149,6 +201,7 @@ public final class TestIdentity {
    */
   public static Map<String, Object> allProperties() {
     Map<String, Object> all = new LinkedHashMap<>(serviceProperties());
+    all.putAll(teamProperties());
     all.putAll(schedulerProperties());
     all.putAll(gatewayProperties());
     return all;

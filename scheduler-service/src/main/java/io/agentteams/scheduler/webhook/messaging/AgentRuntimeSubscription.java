@@ -4,13 +4,12 @@ import io.agentteams.contracts.Topics;
 import io.agentteams.contracts.agent.AgentRuntimeChanged;
 import io.agentteams.platform.consumer.EventSubscription;
 import io.agentteams.platform.event.EventCodec;
-import io.agentteams.scheduler.webhook.persistence.PushAgentStore;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Keeps the scheduler's record of how agents run (and their webhook secrets) in step with
- * team-service's catalog, through the platform's idempotent consumer.
+ * Keeps the scheduler's record of how agents run (and their webhook secrets, opened from their
+ * seal) in step with team-service's catalog, through the platform's idempotent consumer.
  */
 @Configuration(proxyBeanMethods = false)
 public class AgentRuntimeSubscription {
@@ -19,11 +18,11 @@ public class AgentRuntimeSubscription {
   public static final String NAME = "agent-runtimes";
 
   @Bean
-  EventSubscription agentRuntimesSubscription(PushAgentStore agents, EventCodec codec) {
+  EventSubscription agentRuntimesSubscription(SealedRuntimeChanges changes, EventCodec codec) {
     return EventSubscription.of(
             NAME,
             Topics.AGENT_RUNTIMES,
-            event -> agents.apply(codec.data(event, AgentRuntimeChanged.class)))
+            event -> changes.apply(codec.data(event, AgentRuntimeChanged.class)))
         .onlyTypes(AgentRuntimeChanged.TYPE);
   }
 }

@@ -3,6 +3,7 @@ package io.agentteams.team.agents.application;
 import io.agentteams.contracts.Topics;
 import io.agentteams.contracts.agent.AgentRuntimeChanged;
 import io.agentteams.platform.outbox.Outbox;
+import io.agentteams.platform.secrets.SecretSealer;
 import io.agentteams.team.agents.AgentProperties;
 import io.agentteams.team.agents.domain.Agent;
 import io.agentteams.team.agents.domain.RuntimeKind;
@@ -11,6 +12,8 @@ import io.agentteams.team.agents.persistence.WebhookSecretStore;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
@@ -19,7 +22,9 @@ import reactor.core.publisher.Mono;
  * Keeps what the scheduler needs to reach an agent in step with the catalog: a webhook agent gets
  * its signing secret when it becomes one (shown to the owner once), and every change of how an
  * agent runs (its deletion too) is published as {@link AgentRuntimeChanged} through the outbox, in
- * the same transaction as the change.
+ * the same transaction as the change. The secrets are published sealed for the scheduler alone
+ * ({@link SecretSealer}: a JWE to its public key, bound to the owner and agent), never in
+ * plaintext.
  */
 @Component
 public class AgentRuntimes {
@@ -28,10 +33,16 @@ public class AgentRuntimes {
   private final Outbox outbox;
   private final AgentProperties properties;
   private final Clock clock;
+  private final SecretSealer sealer;
   private final SecureRandom random = new SecureRandom();
 
   public AgentRuntimes(
-      WebhookSecretStore secrets, Outbox outbox, AgentProperties properties, Clock clock) {
+      WebhookSecretStore secrets,
+      Outbox outbox,
+      AgentProperties properties,
+      Clock clock,
+      SecretSealer sealer) {
+    this.sealer = sealer;
     this.secrets = secrets;
     this.outbox = outbox;
     this.properties = properties;
@@ -104,9 +115,17 @@ public class AgentRuntimes {
                         null,
                         null,
                         null,
-                        null,
                         version)))
         .then();
+  }
+
+  /**
+   * Publishes the agent's runtime again with the secrets it has (its row locked by the caller's
+   * transaction): what replaces, on the compacted topic, a record published before secrets were
+   * sealed.
+   */
+  Mono<Void> republish(Agent agent, WebhookSecrets signing) {
+    return publish(agent, signing);
   }
 
   private Mono<Void> publish(Agent agent, @Nullable WebhookSecrets signing) {
@@ -125,13 +144,27 @@ public class AgentRuntimes {
                         agent.id().value(),
                         agent.runtime().kind().wire(),
                         agent.runtime().endpoint(),
-                        current == null ? null : current.current(),
-                        current == null ? null : current.previous(),
+                        current == null ? null : sealed(agent, current),
                         current == null || current.previousValidUntil() == null
                             ? null
                             : current.previousValidUntil().toString(),
                         version)))
         .then();
+  }
+
+  private String sealed(Agent agent, WebhookSecrets signing) {
+    Map<String, Object> payload = new LinkedHashMap<>();
+    payload.put(AgentRuntimeChanged.CURRENT, signing.current());
+    if (signing.previous() != null) {
+      payload.put(AgentRuntimeChanged.PREVIOUS, signing.previous());
+    }
+    return sealer.seal(
+        Map.of(
+            AgentRuntimeChanged.OWNER_HEADER,
+            agent.ownerId(),
+            AgentRuntimeChanged.AGENT_HEADER,
+            agent.id().value()),
+        payload);
   }
 
   private record Made(WebhookSecrets secrets, boolean fresh) {}

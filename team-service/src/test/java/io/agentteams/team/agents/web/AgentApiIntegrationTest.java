@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.agentteams.contracts.agent.AgentRuntimeChanged;
 import io.agentteams.platform.event.EventEnvelope;
 import io.agentteams.platform.identity.CallerTokens;
+import io.agentteams.platform.identity.SecretKeys;
+import io.agentteams.platform.secrets.SecretOpener;
+import io.agentteams.platform.testidentity.TestIdentity;
 import io.agentteams.team.TeamServiceTest;
 import io.agentteams.team.support.EventTape;
 import io.agentteams.team.support.TeamApi;
@@ -274,15 +277,26 @@ class AgentApiIntegrationTest {
     assertThat(java.time.Instant.parse((String) rotated.get("previous_valid_until")))
         .isAfter(java.time.Instant.now().plus(java.time.Duration.ofHours(23)));
 
-    // The scheduler learns both secrets, in order, from the agent runtimes topic alone.
+    // The scheduler learns both secrets, in order, from the agent runtimes topic alone: sealed for
+    // its key, bound to this owner's agent.
     EventTape tape = EventTape.agentRuntimes();
     List<EventEnvelope> events =
         org.awaitility.Awaitility.await()
             .atMost(java.time.Duration.ofSeconds(30))
             .until(() -> tape.of(AgentRuntimeChanged.key(owner, "hook")), e -> e.size() == 2);
     AgentRuntimeChanged last = tape.codec().data(events.get(1), AgentRuntimeChanged.class);
-    assertThat(last.webhookSecret()).isEqualTo(second);
-    assertThat(last.previousWebhookSecret()).isEqualTo(first);
+    Map<String, Object> opened =
+        new SecretOpener(SecretKeys.unsealing(TestIdentity.unsealingKeys(), "scheduler"))
+            .open(
+                last.sealedWebhookSecrets(),
+                Map.of(
+                    AgentRuntimeChanged.OWNER_HEADER,
+                    owner,
+                    AgentRuntimeChanged.AGENT_HEADER,
+                    "hook"));
+    assertThat(opened)
+        .containsEntry(AgentRuntimeChanged.CURRENT, second)
+        .containsEntry(AgentRuntimeChanged.PREVIOUS, first);
     assertThat(last.version()).isEqualTo(2);
     assertThat(EventTape.teamEvents().of(AgentRuntimeChanged.key(owner, "hook"))).isEmpty();
 
@@ -314,8 +328,7 @@ class AgentApiIntegrationTest {
     assertThat(deletion.deleted()).isTrue();
     assertThat(deletion.version()).isEqualTo(3);
     assertThat(deletion.endpoint()).isNull();
-    assertThat(deletion.webhookSecret()).isNull();
-    assertThat(deletion.previousWebhookSecret()).isNull();
+    assertThat(deletion.sealedWebhookSecrets()).isNull();
   }
 
   @Test
