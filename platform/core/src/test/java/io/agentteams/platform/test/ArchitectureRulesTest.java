@@ -71,6 +71,22 @@ class ArchitectureRulesTest {
   }
 
   @Test
+  void aClassInAPackageThatIsNotNullMarkedBreaksTheNullnessRule() {
+    assertThatThrownBy(() -> ArchitectureRules.everyPackageIsNullMarked.check(of(WirePusher.class)))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("WirePusher")
+        .hasMessageContaining("not @NullMarked");
+  }
+
+  @Test
+  void aClassInANullMarkedPackageKeepsTheNullnessRule() throws ClassNotFoundException {
+    JavaClasses marked =
+        of(TeamAccess.class, Class.forName("io.agentteams.platform.access.package-info"));
+    assertThatCode(() -> ArchitectureRules.everyPackageIsNullMarked.check(marked))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
   void httpSpokenInANewlyNamedCapabilityPackageBreaksTheWireRule() {
     assertThatThrownBy(() -> ArchitectureRules.onlyAdaptersSpeakTheWire.check(of(WirePusher.class)))
         .isInstanceOf(AssertionError.class)

@@ -33,6 +33,7 @@ public final class ArchitectureRules {
   private static final String MEMBER_TOKEN = "io.agentteams.platform.identity.Caller$Member";
   private static final String DOMAIN_FAILURE = "io.agentteams.platform.problem.DomainFailure";
   private static final String HTTP_PROBLEM = "io.agentteams.platform.problem.ProblemException";
+  private static final String NULL_MARKED = "org.jspecify.annotations.NullMarked";
 
   private static final String[] ADAPTER_PACKAGES = {
     "..web..", "..persistence..", "..messaging..", "..client.."
@@ -196,6 +197,38 @@ public final class ArchitectureRules {
                   .as("a factory of DomainFailure"))
           .because("a failure's code and parameters are named once, in its *Problems factory")
           .allowEmptyShould(true);
+
+  /**
+   * Every package of the product says, in its {@code package-info}, that what it declares is not
+   * null unless marked {@code @Nullable}: a new package is no exception.
+   */
+  @ArchTest
+  public static final ArchRule everyPackageIsNullMarked =
+      classes()
+          .that()
+          .resideInAPackage("io.agentteams..")
+          .and()
+          .doNotHaveSimpleName("package-info")
+          .should(beInANullMarkedPackage())
+          .because("nullness is stated once per package, and a package without it states nothing")
+          .allowEmptyShould(true);
+
+  private static ArchCondition<JavaClass> beInANullMarkedPackage() {
+    return new ArchCondition<>("be in a package annotated @NullMarked") {
+      @Override
+      public void check(JavaClass item, ConditionEvents events) {
+        if (!item.getPackage().isAnnotatedWith(NULL_MARKED)) {
+          events.add(
+              SimpleConditionEvent.violated(
+                  item,
+                  item.getName()
+                      + " is in "
+                      + item.getPackageName()
+                      + ", whose package-info is not @NullMarked"));
+        }
+      }
+    };
+  }
 
   private static ArchCondition<JavaClass> useNoOtherServicesCode() {
     return new ArchCondition<>("use no other service's code") {
