@@ -75,7 +75,8 @@ public class InternalCalls {
       Caller caller, URI base, HttpMethod method, String path, @Nullable Object body) {
     WebClient.RequestBodySpec request =
         web.method(method)
-            .uri(base + path)
+            // A URI, not a template: the path holds ids, which must not become a metric's tag.
+            .uri(URI.create(base + path))
             .header("Authorization", "Bearer " + internalTokens.forService(base, caller));
     WebClient.RequestHeadersSpec<?> ready =
         body == null ? request : request.contentType(MediaType.APPLICATION_JSON).bodyValue(body);

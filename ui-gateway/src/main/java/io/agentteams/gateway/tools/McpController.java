@@ -4,6 +4,7 @@ import io.agentteams.gateway.identity.EdgeAuthenticationFilter;
 import io.agentteams.gateway.limits.LoopbackCalls;
 import io.agentteams.platform.identity.Caller;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
@@ -148,7 +149,8 @@ public class McpController {
     int port = local == null ? 8080 : local.getPort();
     WebClient.RequestBodySpec request =
         web.method(invocation.method())
-            .uri("http://127.0.0.1:" + port + invocation.target())
+            // A URI, not a template: the target holds ids, which must not become a metric's tag.
+            .uri(URI.create("http://127.0.0.1:" + port + invocation.target()))
             .header(
                 HttpHeaders.AUTHORIZATION,
                 "Bearer " + exchange.getAttribute(EdgeAuthenticationFilter.PUBLIC_TOKEN_ATTRIBUTE))
