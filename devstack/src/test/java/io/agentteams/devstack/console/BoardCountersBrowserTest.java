@@ -10,12 +10,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The team page's counters in a real browser stay exact under live inserts: the board's task count
- * and its columns' counts, the board's columns (only those with tasks show), and the empty notices
- * of the board and the history, which go as soon as something arrives live.
+ * and its columns' counts, the board's columns (only those with tasks show), the public state's
+ * entry count and revision, and the empty notices of the board and the history, which go as soon as
+ * something arrives live. The owner creates a task and publishes a state entry from the page.
  */
 @RealInfrastructure
 class BoardCountersBrowserTest {
@@ -98,6 +100,65 @@ class BoardCountersBrowserTest {
       creators.add(task.path("title").asString() + " by " + task.path("created_by").asString());
     }
     assertThat(creators).containsExactly("Letters page by owner");
+  }
+
+  @Test
+  void theOwnerPublishesAStateEntryFromThePageAndItShowsLiveWithTheCountRight() {
+    String desk = fixture.team(token, "Desk", "Plan the desk", "editor", "reporter");
+    String editor = fixture.memberToken(token, desk, "editor");
+    String state = "/api/v1/teams/" + desk + "/state";
+    fixture
+        .api
+        .post(
+            state,
+            editor,
+            Map.of("request_id", "e1", "kind", "plan", "title", "Morning plan", "content", "Lead"))
+        .ok();
+    browser.get(fixture.gateway + "/console/teams/" + desk);
+    browser.waitUntil(
+        d -> "live".equals(d.findElement(By.id("live-status")).getAttribute("data-state")));
+    assertThat(text("state-total")).isEqualTo("1 entry");
+    assertThat(text("state-revision")).isEqualTo("revision 1");
+    browser.script("window.notReloaded = true;");
+
+    // A kind the team-service does not know is refused beside the kind, the draft kept.
+    browser.click(By.cssSelector("#entry-new summary"));
+    browser.script(
+        "document.querySelector('#entry-kind option[value=\"objective\"]').value = 'opinion';");
+    browser.waitFor(By.id("entry-title")).sendKeys("Readers first");
+    browser.driver().findElement(By.id("entry-content")).sendKeys("Answer every letter");
+    browser.click(By.id("entry-create"));
+    browser.waitForText(By.id("entry-kind-error"), "kind 'opinion' must be one of");
+    assertThat(browser.driver().findElement(By.id("entry-kind")).getAttribute("aria-invalid"))
+        .isEqualTo("true");
+    assertThat(browser.driver().findElement(By.id("entry-title")).getDomProperty("value"))
+        .isEqualTo("Readers first");
+    assertThat(browser.driver().findElement(By.id("entry-content")).getDomProperty("value"))
+        .isEqualTo("Answer every letter");
+    assertThat(browser.accessibilityViolations()).isEmpty();
+    assertThat(fixture.api.get(state, token).ok().path("entries")).hasSize(1);
+
+    new Select(browser.driver().findElement(By.id("entry-kind"))).selectByValue("requirement");
+    browser.click(By.id("entry-create"));
+    browser.waitForText(By.id("entry-status"), "Entry #2 published.");
+    WebElement entry = browser.waitForText(By.id("state-2"), "Readers first");
+    assertThat(entry.getDomProperty("textContent"))
+        .contains("requirement")
+        .contains("Answer every letter")
+        .containsPattern("Author\\s*owner")
+        .containsPattern("Latest editor\\s*owner");
+    browser.waitUntil(d -> text("state-total").equals("2 entries"));
+    browser.waitUntil(d -> text("state-revision").equals("revision 2"));
+    assertThat(browser.driver().findElements(By.cssSelector("#state-active > li"))).hasSize(2);
+    assertThat(browser.driver().findElement(By.id("entry-title")).getDomProperty("value"))
+        .isEmpty();
+    assertThat(browser.script("return window.notReloaded === true;")).isEqualTo(true);
+
+    List<String> authors = new ArrayList<>();
+    for (JsonNode item : fixture.api.get(state, token).ok().path("entries")) {
+      authors.add(item.path("title").asString() + " by " + item.path("created_by").asString());
+    }
+    assertThat(authors).containsExactly("Morning plan by editor", "Readers first by owner");
   }
 
   private static String text(String id) {

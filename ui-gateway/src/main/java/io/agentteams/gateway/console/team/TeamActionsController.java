@@ -29,9 +29,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What a person does on the team page: send a request to the chosen members, answer a question,
- * cancel a job, interrupt a member's turn, approve a plan, search the history, reconnect or delete
- * the team. Each answers with the fragment that replaces the part of the page it came from; a
- * refusal keeps what the person typed and says why.
+ * cancel a job, interrupt a member's turn, approve a plan, create a task, publish a public state
+ * entry, search the history, reconnect or delete the team. Each answers with the fragment that
+ * replaces the part of the page it came from; a refusal keeps what the person typed and says why.
  */
 @Controller
 public class TeamActionsController {
@@ -278,6 +278,52 @@ public class TeamActionsController {
             });
   }
 
+  /**
+   * Publishes an entry of the team's public state as the team's owner (the team-service records it
+   * as written by {@code owner}); it reaches the page live, like any other entry. Answers with the
+   * form again: empty with a new request id once published, or as typed with the refusal beside the
+   * field the problem detail names.
+   */
+  @PostMapping("/console/teams/{teamId}/state")
+  public Mono<String> publishState(
+      @PathVariable UUID teamId, Principal principal, ServerWebExchange exchange, Model model) {
+    Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
+    return exchange
+        .getFormData()
+        .flatMap(
+            form -> {
+              StateDraft draft = StateDraft.of(form);
+              if (draft.title().isBlank()) {
+                exchange.getResponse().setStatusCode(HttpStatus.UNPROCESSABLE_CONTENT);
+                return Mono.just(
+                    stateForm(
+                        model, teamId, draft, Map.of("title", "Give the entry a title."), null));
+              }
+              return api.post(owner, "/api/v1/teams/" + teamId + "/state", draft.request())
+                  .map(
+                      result -> {
+                        if (result.ok()) {
+                          long id =
+                              result.body() == null
+                                  ? 0
+                                  : result.body().path("entry").path("id").asLong();
+                          model.addAttribute(
+                              "stateMessage",
+                              id > 0 ? "Entry #" + id + " published." : "Published.");
+                          return stateForm(model, teamId, StateDraft.empty(), Map.of(), null);
+                        }
+                        exchange
+                            .getResponse()
+                            .setStatusCode(HttpStatus.valueOf(problemStatus(result)));
+                        String field = StateDraft.fieldOf(result);
+                        return field == null
+                            ? stateForm(model, teamId, draft, Map.of(), result.message())
+                            : stateForm(
+                                model, teamId, draft, Map.of(field, result.message()), null);
+                      });
+            });
+  }
+
   @PostMapping("/console/teams/{teamId}/reconnect")
   public Mono<String> reconnect(
       @PathVariable UUID teamId, Principal principal, ServerWebExchange exchange, Model model) {
@@ -406,6 +452,23 @@ public class TeamActionsController {
                     HttpStatus.valueOf(problemStatus(e.result())),
                     null,
                     e.result().message()));
+  }
+
+  /** The "New entry" form of the public state panel, with what it should say. */
+  private static String stateForm(
+      Model model,
+      UUID teamId,
+      StateDraft draft,
+      Map<String, String> problems,
+      @Nullable String error) {
+    model.addAttribute("teamId", teamId);
+    model.addAttribute("stateDraft", draft);
+    model.addAttribute("stateProblems", problems);
+    model.addAttribute("stateError", error);
+    if (!model.containsAttribute("stateMessage")) {
+      model.addAttribute("stateMessage", null);
+    }
+    return "fragments/state :: form";
   }
 
   private Mono<String> refuse(ServerWebExchange exchange, Model model, String error) {
