@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
+import org.springframework.http.HttpMethod;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -159,6 +160,69 @@ class BoardCountersBrowserTest {
       authors.add(item.path("title").asString() + " by " + item.path("created_by").asString());
     }
     assertThat(authors).containsExactly("Morning plan by editor", "Readers first by owner");
+  }
+
+  @Test
+  void theOwnerEditsAnEntryOverItsRevisionAndAConflictKeepsTheDraft() {
+    String desk = fixture.team(token, "Copy desk", "Edit the copy", "editor", "reporter");
+    String editor = fixture.memberToken(token, desk, "editor");
+    String state = "/api/v1/teams/" + desk + "/state";
+    fixture
+        .api
+        .post(
+            state,
+            editor,
+            Map.of("request_id", "c1", "kind", "finding", "title", "Typos", "content", "Three"))
+        .ok();
+    browser.get(fixture.gateway + "/console/teams/" + desk);
+    browser.waitUntil(
+        d -> "live".equals(d.findElement(By.id("live-status")).getAttribute("data-state")));
+
+    browser.click(By.cssSelector("#state-1 .entry-edit summary"));
+    WebElement content = browser.waitFor(By.id("entry-1-content"));
+    content.clear();
+    content.sendKeys("Four typos");
+    browser.click(By.id("entry-1-save"));
+    browser.waitForText(By.id("entry-1-status"), "Saved as revision 2.");
+    WebElement body = browser.waitForText(By.cssSelector("#state-1 .entry-body"), "Four typos");
+    assertThat(body.getDomProperty("textContent"))
+        .contains("revision 2")
+        .containsPattern("Author\\s*editor")
+        .containsPattern("Latest editor\\s*owner");
+
+    // The owner types while a member changes the entry: the draft stays, and saving it over the
+    // revision it was based on is a conflict that shows what the entry says now.
+    content = browser.driver().findElement(By.id("entry-1-content"));
+    content.clear();
+    content.sendKeys("Six typos");
+    fixture
+        .api
+        .call(
+            HttpMethod.PUT,
+            state + "/1",
+            editor,
+            Map.of("expected_revision", 2, "content", "Five typos"))
+        .ok();
+    browser.waitForText(By.cssSelector("#state-1 .entry-body"), "revision 3");
+    assertThat(browser.driver().findElement(By.id("entry-1-content")).getDomProperty("value"))
+        .isEqualTo("Six typos");
+    browser.click(By.id("entry-1-save"));
+    browser.waitForText(
+        By.id("entry-1-status"),
+        "Changed meanwhile: revision 3 by editor reads \"Typos: Five typos\"");
+    assertThat(browser.driver().findElement(By.id("entry-1-content")).getDomProperty("value"))
+        .isEqualTo("Six typos");
+    assertThat(fixture.api.get(state + "/1", token).ok().path("entry").path("content").asString())
+        .isEqualTo("Five typos");
+    assertThat(browser.accessibilityViolations()).isEmpty();
+
+    browser.click(By.id("entry-1-save"));
+    browser.waitForText(By.id("entry-1-status"), "Saved as revision 4.");
+    browser.waitForText(By.cssSelector("#state-1 .entry-body"), "Six typos");
+    JsonNode saved = fixture.api.get(state + "/1", token).ok().path("entry");
+    assertThat(saved.path("revision").asLong()).isEqualTo(4);
+    assertThat(saved.path("updated_by").asString()).isEqualTo("owner");
+    assertThat(text("state-total")).isEqualTo("1 entry");
   }
 
   private static String text(String id) {
