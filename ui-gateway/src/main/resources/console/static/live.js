@@ -87,7 +87,8 @@ function showCounts() {
   for (const total of document.querySelectorAll('[data-total-of]')) {
     const n = children(total.dataset.totalOf);
     const noun = total.dataset.noun;
-    total.textContent = noun ? `${n} ${noun}${n === 1 ? '' : 's'}` : String(n);
+    const nouns = total.dataset.nouns || `${noun}s`;
+    total.textContent = noun ? `${n} ${n === 1 ? noun : nouns}` : String(n);
   }
   for (const empty of document.querySelectorAll('[data-empty-of]')) {
     empty.hidden = children(empty.dataset.emptyOf) > 0;

@@ -8,7 +8,10 @@ import java.util.UUID;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** {@code /api/v1/teams/{teamId}/state}: the owner and members read; members publish and update. */
+/**
+ * {@code /api/v1/teams/{teamId}/state}: the owner and members read, publish and update (the owner's
+ * entries by {@code owner}); this client acts as a member.
+ */
 public final class PublicState {
 
   private final HttpTransport http;

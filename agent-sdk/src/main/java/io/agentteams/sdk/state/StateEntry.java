@@ -12,11 +12,12 @@ import org.jspecify.annotations.Nullable;
  * @param title its title
  * @param content its content
  * @param status active or archived
- * @param createdBy the member that published it (never changes)
+ * @param createdBy the member that published it, or {@code owner} for the team's owner (never
+ *     changes)
  * @param createdAt when
  * @param updatedBy the member that changed it last
  * @param updatedAt when
- * @param sourceConversationId the conversation of the last change
+ * @param sourceConversationId the conversation of the last change (empty when the owner made it)
  * @param sourceJobId the job of the last change, if it came from one
  * @param revision increases with every change (compare-and-set updates name it)
  */

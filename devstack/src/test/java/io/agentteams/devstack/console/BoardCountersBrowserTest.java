@@ -10,12 +10,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
+import org.springframework.http.HttpMethod;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The team page's counters in a real browser stay exact under live inserts: the board's task count
- * and its columns' counts, the board's columns (only those with tasks show), and the empty notices
- * of the board and the history, which go as soon as something arrives live.
+ * and its columns' counts, the board's columns (only those with tasks show), the public state's
+ * entry count and revision, and the empty notices of the board and the history, which go as soon as
+ * something arrives live. The owner creates a task and publishes a state entry from the page.
  */
 @RealInfrastructure
 class BoardCountersBrowserTest {
@@ -98,6 +101,128 @@ class BoardCountersBrowserTest {
       creators.add(task.path("title").asString() + " by " + task.path("created_by").asString());
     }
     assertThat(creators).containsExactly("Letters page by owner");
+  }
+
+  @Test
+  void theOwnerPublishesAStateEntryFromThePageAndItShowsLiveWithTheCountRight() {
+    String desk = fixture.team(token, "Desk", "Plan the desk", "editor", "reporter");
+    String editor = fixture.memberToken(token, desk, "editor");
+    String state = "/api/v1/teams/" + desk + "/state";
+    fixture
+        .api
+        .post(
+            state,
+            editor,
+            Map.of("request_id", "e1", "kind", "plan", "title", "Morning plan", "content", "Lead"))
+        .ok();
+    browser.get(fixture.gateway + "/console/teams/" + desk);
+    browser.waitUntil(
+        d -> "live".equals(d.findElement(By.id("live-status")).getAttribute("data-state")));
+    assertThat(text("state-total")).isEqualTo("1 entry");
+    assertThat(text("state-revision")).isEqualTo("revision 1");
+    browser.script("window.notReloaded = true;");
+
+    // A kind the team-service does not know is refused beside the kind, the draft kept.
+    browser.click(By.cssSelector("#entry-new summary"));
+    browser.script(
+        "document.querySelector('#entry-kind option[value=\"objective\"]').value = 'opinion';");
+    browser.waitFor(By.id("entry-title")).sendKeys("Readers first");
+    browser.driver().findElement(By.id("entry-content")).sendKeys("Answer every letter");
+    browser.click(By.id("entry-create"));
+    browser.waitForText(By.id("entry-kind-error"), "kind 'opinion' must be one of");
+    assertThat(browser.driver().findElement(By.id("entry-kind")).getAttribute("aria-invalid"))
+        .isEqualTo("true");
+    assertThat(browser.driver().findElement(By.id("entry-title")).getDomProperty("value"))
+        .isEqualTo("Readers first");
+    assertThat(browser.driver().findElement(By.id("entry-content")).getDomProperty("value"))
+        .isEqualTo("Answer every letter");
+    assertThat(browser.accessibilityViolations()).isEmpty();
+    assertThat(fixture.api.get(state, token).ok().path("entries")).hasSize(1);
+
+    new Select(browser.driver().findElement(By.id("entry-kind"))).selectByValue("requirement");
+    browser.click(By.id("entry-create"));
+    browser.waitForText(By.id("entry-status"), "Entry #2 published.");
+    WebElement entry = browser.waitForText(By.id("state-2"), "Readers first");
+    assertThat(entry.getDomProperty("textContent"))
+        .contains("requirement")
+        .contains("Answer every letter")
+        .containsPattern("Author\\s*owner")
+        .containsPattern("Latest editor\\s*owner");
+    browser.waitUntil(d -> text("state-total").equals("2 entries"));
+    browser.waitUntil(d -> text("state-revision").equals("revision 2"));
+    assertThat(browser.driver().findElements(By.cssSelector("#state-active > li"))).hasSize(2);
+    assertThat(browser.driver().findElement(By.id("entry-title")).getDomProperty("value"))
+        .isEmpty();
+    assertThat(browser.script("return window.notReloaded === true;")).isEqualTo(true);
+
+    List<String> authors = new ArrayList<>();
+    for (JsonNode item : fixture.api.get(state, token).ok().path("entries")) {
+      authors.add(item.path("title").asString() + " by " + item.path("created_by").asString());
+    }
+    assertThat(authors).containsExactly("Morning plan by editor", "Readers first by owner");
+  }
+
+  @Test
+  void theOwnerEditsAnEntryOverItsRevisionAndAConflictKeepsTheDraft() {
+    String desk = fixture.team(token, "Copy desk", "Edit the copy", "editor", "reporter");
+    String editor = fixture.memberToken(token, desk, "editor");
+    String state = "/api/v1/teams/" + desk + "/state";
+    fixture
+        .api
+        .post(
+            state,
+            editor,
+            Map.of("request_id", "c1", "kind", "finding", "title", "Typos", "content", "Three"))
+        .ok();
+    browser.get(fixture.gateway + "/console/teams/" + desk);
+    browser.waitUntil(
+        d -> "live".equals(d.findElement(By.id("live-status")).getAttribute("data-state")));
+
+    browser.click(By.cssSelector("#state-1 .entry-edit summary"));
+    WebElement content = browser.waitFor(By.id("entry-1-content"));
+    content.clear();
+    content.sendKeys("Four typos");
+    browser.click(By.id("entry-1-save"));
+    browser.waitForText(By.id("entry-1-status"), "Saved as revision 2.");
+    WebElement body = browser.waitForText(By.cssSelector("#state-1 .entry-body"), "Four typos");
+    assertThat(body.getDomProperty("textContent"))
+        .contains("revision 2")
+        .containsPattern("Author\\s*editor")
+        .containsPattern("Latest editor\\s*owner");
+
+    // The owner types while a member changes the entry: the draft stays, and saving it over the
+    // revision it was based on is a conflict that shows what the entry says now.
+    content = browser.driver().findElement(By.id("entry-1-content"));
+    content.clear();
+    content.sendKeys("Six typos");
+    fixture
+        .api
+        .call(
+            HttpMethod.PUT,
+            state + "/1",
+            editor,
+            Map.of("expected_revision", 2, "content", "Five typos"))
+        .ok();
+    browser.waitForText(By.cssSelector("#state-1 .entry-body"), "revision 3");
+    assertThat(browser.driver().findElement(By.id("entry-1-content")).getDomProperty("value"))
+        .isEqualTo("Six typos");
+    browser.click(By.id("entry-1-save"));
+    browser.waitForText(
+        By.id("entry-1-status"),
+        "Changed meanwhile: revision 3 by editor reads \"Typos: Five typos\"");
+    assertThat(browser.driver().findElement(By.id("entry-1-content")).getDomProperty("value"))
+        .isEqualTo("Six typos");
+    assertThat(fixture.api.get(state + "/1", token).ok().path("entry").path("content").asString())
+        .isEqualTo("Five typos");
+    assertThat(browser.accessibilityViolations()).isEmpty();
+
+    browser.click(By.id("entry-1-save"));
+    browser.waitForText(By.id("entry-1-status"), "Saved as revision 4.");
+    browser.waitForText(By.cssSelector("#state-1 .entry-body"), "Six typos");
+    JsonNode saved = fixture.api.get(state + "/1", token).ok().path("entry");
+    assertThat(saved.path("revision").asLong()).isEqualTo(4);
+    assertThat(saved.path("updated_by").asString()).isEqualTo("owner");
+    assertThat(text("state-total")).isEqualTo("1 entry");
   }
 
   private static String text(String id) {

@@ -72,7 +72,16 @@ class OwnerIsolationBrowserTest {
         .isEqualTo(403);
     assertThat(formStatus(browser, "/console/teams/" + teamId + "/delete", "confirm=yes", "forged"))
         .isEqualTo(403);
+    assertThat(
+            formStatus(
+                browser,
+                "/console/teams/" + teamId + "/state",
+                "kind=plan&title=Forged&content=x",
+                "forged"))
+        .isEqualTo(403);
     assertThat(fixture.api.get("/api/v1/teams/" + teamId, token).status()).isEqualTo(200);
+    assertThat(fixture.api.get("/api/v1/teams/" + teamId + "/state", token).ok().path("entries"))
+        .isEmpty();
     // The same request with the page's token goes through.
     assertThat(status(browser, "/console/teams/" + teamId + "/reconnect", "POST", true))
         .isEqualTo(200);

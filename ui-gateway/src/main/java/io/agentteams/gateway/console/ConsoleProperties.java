@@ -94,6 +94,10 @@ public record ConsoleProperties(
    * @param agentNameBytes agent name, UTF-8 bytes
    * @param agentDescriptionChars agent description, characters
    * @param agentDescriptionBytes agent description, UTF-8 bytes
+   * @param stateTitleChars a public state entry's title, characters
+   * @param stateTitleBytes a public state entry's title, UTF-8 bytes
+   * @param stateContentChars a public state entry's content, characters
+   * @param stateContentBytes a public state entry's content, UTF-8 bytes
    */
   public record Limits(
       @DefaultValue("80") int teamNameChars,
@@ -112,5 +116,9 @@ public record ConsoleProperties(
       @DefaultValue("80") int agentNameChars,
       @DefaultValue("160") int agentNameBytes,
       @DefaultValue("2000") int agentDescriptionChars,
-      @DefaultValue("4000") int agentDescriptionBytes) {}
+      @DefaultValue("4000") int agentDescriptionBytes,
+      @DefaultValue("80") int stateTitleChars,
+      @DefaultValue("160") int stateTitleBytes,
+      @DefaultValue("1000") int stateContentChars,
+      @DefaultValue("2000") int stateContentBytes) {}
 }

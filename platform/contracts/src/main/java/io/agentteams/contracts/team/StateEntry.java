@@ -11,11 +11,11 @@ import org.jspecify.annotations.Nullable;
  * @param title the title
  * @param content the content
  * @param status {@code active} or {@code archived}
- * @param createdBy the member that published it; immutable
+ * @param createdBy the member that published it, or {@code owner} for the team's owner; immutable
  * @param createdAt ISO-8601 instant of the publish
- * @param updatedBy the member that changed it last
+ * @param updatedBy the member that changed it last, or {@code owner}
  * @param updatedAt ISO-8601 instant of the last change
- * @param sourceConversationId the last author's conversation
+ * @param sourceConversationId the last author's conversation; empty when that was the owner
  * @param sourceJobId the job the last author acted in, if its token named one
  * @param revision the entry's revision, starting at 1
  */

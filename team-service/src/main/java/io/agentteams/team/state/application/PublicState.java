@@ -29,20 +29,22 @@ import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Mono;
 
 /**
- * A team's public state: members publish and update entries, owners and members read them. Writes
- * of one team are serialised on the team's row, checked whole by the {@link TeamState} aggregate,
- * and committed with their event; the author, time and source come from the caller's verified
- * identity and the roster.
+ * A team's public state: members and the team's owner publish and update entries (the owner as
+ * {@code owner}), and read them. Writes of one team are serialised on the team's row, checked whole
+ * by the {@link TeamState} aggregate, and committed with their event; the author, time and source
+ * come from the caller's verified identity and the roster.
  */
 @Service
 public class PublicState {
 
   /**
-   * Who writes the public state: a member of the team on its roster, while the team is ready or
-   * disconnected. Another owner's or another team's callers find no such team.
+   * Who writes the public state: the team's owner or a member of the team on its roster, while the
+   * team is ready or disconnected. Another owner's or another team's callers find no such team; an
+   * agent worker or another service is not a writer at all.
    */
   static final AccessPolicy STATE_WRITERS =
-      AccessPolicy.admitting(AccessPolicy.CallerKind.MEMBER)
+      AccessPolicy.admitting(AccessPolicy.CallerKind.OWNER, AccessPolicy.CallerKind.MEMBER)
+          .refusingOtherCallers((caller, teamId) -> StateProblems.notAWriter())
           .refusingNonMembers((member, teamId) -> StateProblems.notAMember(member.member(), teamId))
           .activeIn(
               EnumSet.of(TeamStatus.READY, TeamStatus.DISCONNECTED), StateProblems::teamNotActive);
@@ -79,35 +81,38 @@ public class PublicState {
   public record ReadResult(List<Entry> entries, long stateRevision) {}
 
   /**
-   * Completes when the member may write the team's state; the refusal otherwise. Writes ask first,
+   * Completes when the caller may write the team's state; the refusal otherwise. Writes ask first,
    * before their body is read, so an outsider learns only "not found" whatever it sends.
    */
-  public Mono<Void> admit(Caller.Member member, UUID teamId) {
-    return access.check(member, teamId, STATE_WRITERS, store.team(teamId)).then();
+  public Mono<Void> admit(Caller caller, UUID teamId) {
+    return access.check(caller, teamId, STATE_WRITERS, store.team(teamId)).then();
   }
 
-  /** Publishes an entry as the calling member. */
+  /** Publishes an entry as the calling member, or as {@code owner} for the team's owner. */
   public Mono<PublishResult> publish(
-      Caller.Member member,
+      Caller caller,
       UUID teamId,
       @Nullable String requestId,
       @Nullable String kind,
       @Nullable String title,
       @Nullable String content) {
     return transactions.transactional(
-        openForWriting(member, teamId)
+        openForWriting(caller, teamId)
             .flatMap(writing -> publish(writing, requestId, kind, title, content)));
   }
 
-  /** Updates an entry as the calling member, if it is still at the expected revision. */
+  /**
+   * Updates an entry as the calling member (or as {@code owner} for the team's owner), if it is
+   * still at the expected revision.
+   */
   public Mono<UpdateResult> update(
-      Caller.Member member,
+      Caller caller,
       UUID teamId,
       long entryId,
       @Nullable Long expectedRevision,
       EntryChange change) {
     return transactions.transactional(
-        openForWriting(member, teamId)
+        openForWriting(caller, teamId)
             .flatMap(writing -> update(writing, entryId, expectedRevision, change)));
   }
 
@@ -130,16 +135,16 @@ public class PublicState {
         .switchIfEmpty(Mono.error(StateProblems.entryNotFound(entryId)));
   }
 
-  /** A write in progress: the locked team, the writing member and the state it changes. */
+  /** A write in progress: the locked team, its writer and the state it changes. */
   private record Writing(TeamHeader team, Author author, TeamState state) {}
 
   /**
-   * Locks the team for the member's write and loads its state. The author, time and source come
+   * Locks the team for the caller's write and loads its state. The author, time and source come
    * from the caller's verified identity and the roster.
    */
-  private Mono<Writing> openForWriting(Caller.Member member, UUID teamId) {
+  private Mono<Writing> openForWriting(Caller caller, UUID teamId) {
     return access
-        .check(member, teamId, STATE_WRITERS, store.lockTeam(teamId))
+        .check(caller, teamId, STATE_WRITERS, store.lockTeam(teamId))
         .flatMap(
             grant ->
                 store
@@ -148,7 +153,7 @@ public class PublicState {
                         entries ->
                             new Writing(
                                 grant.team(),
-                                author(grant.team(), grant.member()),
+                                author(grant.team(), grant.as()),
                                 state(grant.team(), entries))));
   }
 
@@ -196,10 +201,16 @@ public class PublicState {
     return new TeamState(team.teamId(), team.revision(), team.stateRevision(), entries, limits);
   }
 
-  /** The writing member as the roster knows it. */
-  private static Author author(TeamHeader team, Acting.AsMember member) {
-    String conversation = team.members().get(member.name()).conversationId();
-    return new Author(
-        member.name(), conversation, member.jobId() == null ? null : member.jobId().toString());
+  /** The writer: the team's owner, or the writing member as the roster knows it. */
+  private static Author author(TeamHeader team, Acting as) {
+    if (as instanceof Acting.AsMember member) {
+      String conversation = team.members().get(member.name()).conversationId();
+      return new Author(
+          member.name(), conversation, member.jobId() == null ? null : member.jobId().toString());
+    }
+    if (as instanceof Acting.AsOwner) {
+      return Author.owner();
+    }
+    throw new IllegalStateException("the public state is not written as " + as);
   }
 }

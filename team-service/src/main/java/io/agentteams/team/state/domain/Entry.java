@@ -14,11 +14,11 @@ import org.jspecify.annotations.Nullable;
  * @param title the title
  * @param content the content
  * @param status active or archived
- * @param createdBy the publishing member; immutable
+ * @param createdBy the publishing member, or {@code owner} for the team's owner; immutable
  * @param createdAt when it was published
- * @param updatedBy the member that changed it last
+ * @param updatedBy the member that changed it last, or {@code owner}
  * @param updatedAt when it changed last
- * @param sourceConversationId the last author's conversation
+ * @param sourceConversationId the last author's conversation; empty when that was the owner
  * @param sourceJobId the job the last author acted in, if known
  * @param revision starts at 1, one more per update
  * @param requestId the publisher's request id

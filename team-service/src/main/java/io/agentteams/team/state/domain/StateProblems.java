@@ -67,6 +67,12 @@ public final class StateProblems {
         Map.of("entry_status", String.valueOf(value)));
   }
 
+  /** A caller that is neither the team's owner nor one of its members (a worker, a service). */
+  public static DomainFailure notAWriter() {
+    return DomainFailure.forbidden(
+        "wrong-caller-kind", "the public state is written by the team's owner and its members");
+  }
+
   /** A member token whose name is not on the team's roster. */
   public static DomainFailure notAMember(String member, UUID teamId) {
     return DomainFailure.forbidden(
@@ -75,11 +81,11 @@ public final class StateProblems {
         Map.of("member", member));
   }
 
-  /** Members write the public state only while the team is ready or disconnected. */
+  /** The public state is written only while the team is ready or disconnected. */
   public static DomainFailure teamNotActive(UUID teamId, TeamStatus status) {
     return DomainFailure.conflict(
         "team-not-active",
-        "team " + teamId + " is " + status.wire() + "; its members cannot write yet",
+        "team " + teamId + " is " + status.wire() + "; its public state cannot be written yet",
         Map.of("team_status", status.wire()));
   }
 }

@@ -23,8 +23,9 @@ import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
 
 /**
- * {@code /api/v1/teams/{teamId}/state}: members publish and update entries; the owner and the
- * members read them. Author, time and source are never taken from the body.
+ * {@code /api/v1/teams/{teamId}/state}: the members and the team's owner publish and update entries
+ * (the owner's as {@code owner}, with no source conversation); both read them. Author, time and
+ * source are never taken from the body.
  */
 @RestController
 @RequestMapping("/api/v1/teams/{teamId}/state")
@@ -66,17 +67,20 @@ public class StateController {
         .map(result -> new EntryView(result.stateRevision(), result.entries().get(0).view()));
   }
 
-  /** 201 with the new entry; 200 with the existing one when this was a retry. */
+  /**
+   * 201 with the new entry; 200 with the existing one when this was a retry. A member publishes as
+   * itself, the team's owner as {@code owner}.
+   */
   @PostMapping
   public Mono<ResponseEntity<PublishView>> publish(
-      Caller.Member member, @PathVariable UUID teamId, @RequestBody Mono<PublishRequest> body) {
+      Caller caller, @PathVariable UUID teamId, @RequestBody Mono<PublishRequest> body) {
     return state
-        .admit(member, teamId)
+        .admit(caller, teamId)
         .then(body)
         .flatMap(
             request ->
                 state.publish(
-                    member,
+                    caller,
                     teamId,
                     request.requestId(),
                     request.kind(),
@@ -96,17 +100,17 @@ public class StateController {
   /** 200 when the change is in effect; 409 with the current entry when the revision was stale. */
   @PutMapping("/{entryId}")
   public Mono<ResponseEntity<UpdateView>> update(
-      Caller.Member member,
+      Caller caller,
       @PathVariable UUID teamId,
       @PathVariable long entryId,
       @RequestBody Mono<UpdateRequest> body) {
     return state
-        .admit(member, teamId)
+        .admit(caller, teamId)
         .then(body)
         .flatMap(
             request ->
                 state.update(
-                    member,
+                    caller,
                     teamId,
                     entryId,
                     request.expectedRevision(),
@@ -124,7 +128,7 @@ public class StateController {
                             result.stateRevision())));
   }
 
-  /** A publish request; the member, time and source come from the caller, not from here. */
+  /** A publish request; the author, time and source come from the caller, not from here. */
   public record PublishRequest(
       @Nullable String requestId,
       @Nullable String kind,

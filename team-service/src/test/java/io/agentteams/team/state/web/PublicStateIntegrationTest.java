@@ -372,8 +372,148 @@ class PublicStateIntegrationTest {
   }
 
   @Test
-  void onlyMembersOfAnActiveTeamWriteAndTheOwnerOnlyReads() {
-    publish(api.owner(owner), publishBody("o", "x")).expectStatus().isForbidden();
+  void theTeamsOwnerPublishesAndUpdatesAsOwnerWithNoSourceConversation() {
+    String ownerToken = api.owner(owner);
+    publish(
+            ownerToken,
+            Map.of(
+                "request_id", "console-1",
+                "kind", "requirement",
+                "title", "Cite every source",
+                "content", "Links, not summaries",
+                "created_by", "mallory",
+                "source_conversation_id", "forged-conversation"))
+        .expectStatus()
+        .isCreated()
+        .expectBody()
+        .jsonPath("$.created")
+        .isEqualTo(true)
+        .jsonPath("$.state_revision")
+        .isEqualTo(1)
+        .jsonPath("$.entry.kind")
+        .isEqualTo("requirement")
+        .jsonPath("$.entry.created_by")
+        .isEqualTo("owner")
+        .jsonPath("$.entry.updated_by")
+        .isEqualTo("owner")
+        .jsonPath("$.entry.source_conversation_id")
+        .isEqualTo("")
+        .jsonPath("$.entry.source_job_id")
+        .isEmpty();
+    // A retry of the same publish is answered with the entry it made, as for a member.
+    publish(
+            ownerToken,
+            Map.of(
+                "request_id", "console-1",
+                "kind", "requirement",
+                "title", "Cite every source",
+                "content", "Links, not summaries"))
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.created")
+        .isEqualTo(false)
+        .jsonPath("$.entry.id")
+        .isEqualTo(1);
+
+    // A member edits the owner's entry, and the owner edits it back with compare-and-set.
+    update(api.member(owner, team, "writer"), 1, Map.of("expected_revision", 1, "content", "Links"))
+        .expectStatus()
+        .isOk();
+    update(ownerToken, 1, Map.of("expected_revision", 1, "content", "stale"))
+        .expectStatus()
+        .isEqualTo(409)
+        .expectBody()
+        .jsonPath("$.conflict")
+        .isEqualTo(true)
+        .jsonPath("$.entry.content")
+        .isEqualTo("Links");
+    update(ownerToken, 1, Map.of("expected_revision", 2, "content", "Links and quotes"))
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.entry.revision")
+        .isEqualTo(3)
+        .jsonPath("$.entry.created_by")
+        .isEqualTo("owner")
+        .jsonPath("$.entry.updated_by")
+        .isEqualTo("owner")
+        .jsonPath("$.entry.source_conversation_id")
+        .isEqualTo("");
+
+    List<EventEnvelope> events = tape.awaitUntil(team, e -> e.size() >= 8);
+    assertThat(EventTape.types(events).subList(5, 8))
+        .containsExactly("TeamStatePublished", "TeamStateUpdated", "TeamStateUpdated");
+    assertThat(events.get(5).data().path("entry").path("created_by").asString()).isEqualTo("owner");
+  }
+
+  @Test
+  void anotherOwnerFindsNoTeamToWriteAsForATeamThatDoesNotExist() {
+    publish(api.member(owner, team, "lead"), publishBody("m", "x")).expectStatus().isCreated();
+    Snapshot before = snapshot();
+    String mallory = api.owner(TeamApi.newOwner("mallory"));
+
+    publish(mallory, publishBody("o", "x"), UUID.randomUUID())
+        .expectStatus()
+        .isNotFound()
+        .expectBody()
+        .jsonPath("$.code")
+        .isEqualTo("team-not-found");
+    publish(mallory, publishBody("o", "x"))
+        .expectStatus()
+        .isNotFound()
+        .expectBody()
+        .jsonPath("$.code")
+        .isEqualTo("team-not-found");
+    update(mallory, 1, Map.of("expected_revision", 1, "content", "mine"))
+        .expectStatus()
+        .isNotFound()
+        .expectBody()
+        .jsonPath("$.code")
+        .isEqualTo("team-not-found");
+    assertThat(snapshot()).isEqualTo(before);
+  }
+
+  @Test
+  void theOwnersPublishWithABadKindOrTitleIsRefusedNamingTheFieldWithNothingWritten() {
+    Snapshot before = snapshot();
+    String ownerToken = api.owner(owner);
+
+    publish(ownerToken, Map.of("request_id", "k", "kind", "opinion", "title", "t", "content", "c"))
+        .expectStatus()
+        .isBadRequest()
+        .expectBody()
+        .jsonPath("$.code")
+        .isEqualTo("invalid-entry-kind")
+        .jsonPath("$.kind")
+        .isEqualTo("opinion")
+        .jsonPath("$.detail")
+        .value(detail -> assertThat((String) detail).startsWith("kind 'opinion' must be one of"));
+    publish(ownerToken, Map.of("request_id", "b", "kind", "plan", "title", " ", "content", "c"))
+        .expectStatus()
+        .isBadRequest()
+        .expectBody()
+        .jsonPath("$.code")
+        .isEqualTo("blank-field")
+        .jsonPath("$.detail")
+        .isEqualTo("state.title must not be blank");
+    rejected(
+        publish(
+            ownerToken,
+            Map.of("request_id", "l", "kind", "plan", "title", "t", "content", "a".repeat(1001))),
+        "state.content.max-chars");
+
+    assertThat(snapshot()).isEqualTo(before);
+  }
+
+  @Test
+  void onlyTheOwnerAndMembersOfAnActiveTeamWrite() {
+    publish(api.service("scheduler-service"), publishBody("o", "x"))
+        .expectStatus()
+        .isForbidden()
+        .expectBody()
+        .jsonPath("$.code")
+        .isEqualTo("wrong-caller-kind");
     publish(api.member(owner, team, "stranger"), publishBody("o", "x"))
         .expectStatus()
         .isForbidden()
@@ -390,6 +530,12 @@ class PublicStateIntegrationTest {
         api.createTeam(
             owner, new java.util.LinkedHashMap<>(Map.of("lead", agent, "writer", other)));
     publish(api.member(owner, notReady, "lead"), publishBody("o", "x"), notReady)
+        .expectStatus()
+        .isEqualTo(409)
+        .expectBody()
+        .jsonPath("$.code")
+        .isEqualTo("team-not-active");
+    publish(api.owner(owner), publishBody("o", "x"), notReady)
         .expectStatus()
         .isEqualTo(409)
         .expectBody()

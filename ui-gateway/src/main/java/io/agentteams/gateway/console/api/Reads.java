@@ -213,7 +213,18 @@ public class Reads {
   }
 
   /** The team's state entries and the team-state revision. */
-  public record StatePage(long revision, List<StateItem> entries) {}
+  public record StatePage(long revision, List<StateItem> entries) {
+
+    /** How many entries are active, as the panel counts them. */
+    public long activeCount() {
+      return entries.stream().filter(entry -> !entry.archived()).count();
+    }
+
+    /** How many entries are archived. */
+    public long archivedCount() {
+      return entries.size() - activeCount();
+    }
+  }
 
   /** A page of history and where the next (older) one starts. */
   public record HistoryPage(List<Message> messages, @Nullable String nextCursor, boolean expired) {}

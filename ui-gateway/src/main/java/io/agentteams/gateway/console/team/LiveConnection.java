@@ -93,7 +93,13 @@ final class LiveConnection {
       return Mono.just(
           fragments.render(
               "live/state",
-              Map.of("entry", entry, "stateRevision", data.path("state_revision").asLong())));
+              Map.of(
+                  "entry",
+                  entry,
+                  "stateRevision",
+                  data.path("state_revision").asLong(),
+                  "teamId",
+                  teamId)));
     }
     if ("TeamDeleted".equals(event.type())) {
       return Mono.just(fragments.render("live/deleted", Map.of()));

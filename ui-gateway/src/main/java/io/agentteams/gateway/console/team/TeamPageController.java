@@ -13,6 +13,7 @@ import io.agentteams.gateway.stream.TeamEventFeed;
 import io.agentteams.platform.identity.Caller;
 import java.security.Principal;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
@@ -85,6 +86,10 @@ public class TeamPageController {
                               "chains", Chain.of(ActivityItem.jobsOf(activity), FEED_PAGE));
                           model.addAttribute("board", Board.of(parts.getT2()));
                           model.addAttribute("state", parts.getT3());
+                          model.addAttribute("stateDraft", StateDraft.empty());
+                          model.addAttribute("stateProblems", Map.of());
+                          model.addAttribute("stateError", null);
+                          model.addAttribute("stateMessage", null);
                           model.addAttribute("history", parts.getT4());
                           model.addAttribute("historyFiltered", false);
                           model.addAttribute("liveAfter", after);

@@ -27,8 +27,8 @@ class SessionCookiesTest {
           new ConsoleProperties.Operator("/actuator/prometheus", Map.of()),
           new ConsoleProperties.Oidc(null, null, List.of("openid")),
           new ConsoleProperties.Limits(
-              80, 160, 2000, 4000, 2, 8, 20, 40, 4000, 8000, 4000, 8000, 8000, 80, 160, 2000,
-              4000));
+              80, 160, 2000, 4000, 2, 8, 20, 40, 4000, 8000, 4000, 8000, 8000, 80, 160, 2000, 4000,
+              80, 160, 1000, 2000));
 
   private final Clock clock = Clock.fixed(Instant.parse("2026-12-01T12:00:00Z"), ZoneOffset.UTC);
   private final SessionCookies cookies = new SessionCookies(PROPERTIES, clock);

@@ -11,7 +11,8 @@ class TeamDraftTest {
 
   private static final ConsoleProperties.Limits LIMITS =
       new ConsoleProperties.Limits(
-          80, 160, 2000, 4000, 2, 8, 20, 40, 4000, 8000, 4000, 8000, 8000, 80, 160, 2000, 4000);
+          80, 160, 2000, 4000, 2, 8, 20, 40, 4000, 8000, 4000, 8000, 8000, 80, 160, 2000, 4000, 80,
+          160, 1000, 2000);
 
   @Test
   void aDraftAtTheExactLimitsHasNoProblemsAndOnePastIsRefusedByName() {
