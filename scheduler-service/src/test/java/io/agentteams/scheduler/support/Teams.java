@@ -89,8 +89,21 @@ public final class Teams {
    * worker, and waits until the scheduler knows it.
    */
   public void pullAgent(String ownerId, String agentId) {
+    runtimeAgent(ownerId, agentId, "pull", null, null);
+  }
+
+  /**
+   * Says, as team-service does when an agent is registered, that the owner's agent runs as {@code
+   * kind} (pull, webhook or a2a) at {@code endpoint}, and waits until the scheduler knows it.
+   */
+  public void runtimeAgent(
+      String ownerId,
+      String agentId,
+      String kind,
+      @Nullable String endpoint,
+      @Nullable String webhookSecret) {
     AgentRuntimeChanged event =
-        new AgentRuntimeChanged(ownerId, agentId, "pull", null, null, null, null, 1);
+        new AgentRuntimeChanged(ownerId, agentId, kind, endpoint, webhookSecret, null, null, 1);
     EventEnvelope envelope =
         codec.envelope(event, AgentRuntimeChanged.key(ownerId, agentId), ownerId, 1, null);
     kafka
@@ -103,9 +116,10 @@ public final class Teams {
             () ->
                 db.sql(
                             "SELECT count(*) AS n FROM push_agent WHERE owner_id = :owner"
-                                + " AND agent_id = :agent AND runtime_kind = 'pull'")
+                                + " AND agent_id = :agent AND runtime_kind = :kind")
                         .bind("owner", ownerId)
                         .bind("agent", agentId)
+                        .bind("kind", kind)
                         .map(row -> row.get("n", Long.class))
                         .one()
                         .block()
