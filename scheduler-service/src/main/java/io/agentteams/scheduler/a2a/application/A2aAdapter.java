@@ -17,6 +17,7 @@ import io.agentteams.scheduler.job.domain.Question;
 import io.agentteams.scheduler.job.domain.Usage;
 import io.agentteams.scheduler.runtime.application.LeasedJob;
 import io.agentteams.scheduler.runtime.application.RuntimeAdapter;
+import io.agentteams.scheduler.runtime.application.WireMeters;
 import io.agentteams.scheduler.runtime.domain.RuntimeProfile;
 import io.agentteams.scheduler.runtime.domain.RuntimeSettings;
 import io.agentteams.scheduler.runtime.persistence.PushAgentStore;
@@ -75,8 +76,6 @@ public class A2aAdapter implements RuntimeAdapter {
   /** The lease holder A2A offers name: the A2A runtime, whichever replica follows the job. */
   static final String HOLDER = "a2a-runtime";
 
-  private static final String CALLS = "agentteams.scheduler.a2a.calls";
-  private static final String LATENCY = "agentteams.scheduler.a2a.call.latency";
   private static final List<String> METHODS =
       List.of(
           "AgentCard",
@@ -112,6 +111,7 @@ public class A2aAdapter implements RuntimeAdapter {
   private final RuntimeSettings settings;
   private final Clock clock;
   private final MeterRegistry meters;
+  private final WireMeters wire;
 
   public A2aAdapter(
       PushAgentStore agents,
@@ -127,6 +127,13 @@ public class A2aAdapter implements RuntimeAdapter {
     this.settings = properties.settings();
     this.clock = clock;
     this.meters = meters;
+    this.wire =
+        new WireMeters(
+            meters,
+            "agentteams.scheduler.a2a.calls",
+            "Calls to A2A agents, by method and how they ended",
+            "agentteams.scheduler.a2a.call.latency",
+            "How long an A2A call took until its answer (a stream: its first event)");
     // Every series exists from the start, so dashboards and alerts read zeros, not gaps.
     for (String method : METHODS) {
       calls(method, "ok");
@@ -584,19 +591,11 @@ public class A2aAdapter implements RuntimeAdapter {
   }
 
   private Counter calls(String method, String outcome) {
-    return Counter.builder(CALLS)
-        .description("Calls to A2A agents, by method and how they ended")
-        .tag("method", method)
-        .tag("outcome", outcome)
-        .register(meters);
+    return wire.count("method", method, "outcome", outcome);
   }
 
   private Timer latency(String method) {
-    return Timer.builder(LATENCY)
-        .description("How long an A2A call took until its answer (a stream: its first event)")
-        .tag("method", method)
-        .publishPercentileHistogram()
-        .register(meters);
+    return wire.latency("method", method);
   }
 
   /** Forgets task records of jobs that ended long enough ago. */

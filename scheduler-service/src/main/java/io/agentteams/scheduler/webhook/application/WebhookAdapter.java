@@ -7,6 +7,7 @@ import io.agentteams.scheduler.dispatch.domain.Offer;
 import io.agentteams.scheduler.dispatch.domain.WorkerReport;
 import io.agentteams.scheduler.runtime.application.LeasedJob;
 import io.agentteams.scheduler.runtime.application.RuntimeAdapter;
+import io.agentteams.scheduler.runtime.application.WireMeters;
 import io.agentteams.scheduler.runtime.domain.PushAgent;
 import io.agentteams.scheduler.runtime.domain.RuntimeProfile;
 import io.agentteams.scheduler.runtime.domain.RuntimeSettings;
@@ -54,8 +55,6 @@ public class WebhookAdapter implements RuntimeAdapter {
   /** The lease holder webhook offers name: the webhook runtime, whichever replica pushes. */
   static final String HOLDER = "webhook-runtime";
 
-  private static final String ATTEMPTS = "agentteams.scheduler.webhook.push.attempts";
-  private static final String LATENCY = "agentteams.scheduler.webhook.push.latency";
   private static final List<String> OUTCOMES =
       List.of(
           "answered", "accepted", "retryable", "unauthorized", "rejected", "unknown", "refused");
@@ -82,6 +81,7 @@ public class WebhookAdapter implements RuntimeAdapter {
   private final JsonMapper json;
   private final Clock clock;
   private final MeterRegistry meters;
+  private final WireMeters wire;
 
   public WebhookAdapter(
       PushAgentStore agents,
@@ -98,6 +98,13 @@ public class WebhookAdapter implements RuntimeAdapter {
     this.json = json;
     this.clock = clock;
     this.meters = meters;
+    this.wire =
+        new WireMeters(
+            meters,
+            "agentteams.scheduler.webhook.push.attempts",
+            "Webhook push attempts, by how they ended",
+            "agentteams.scheduler.webhook.push.latency",
+            "How long a push attempt took until its answer (or failure)");
     // Every series exists from the start, so dashboards and alerts read zeros, not gaps.
     OUTCOMES.forEach(
         outcome -> {
@@ -214,18 +221,11 @@ public class WebhookAdapter implements RuntimeAdapter {
   public record Push(String type, Instant timestamp, OfferView data) {}
 
   private Counter attempts(String outcome) {
-    return Counter.builder(ATTEMPTS)
-        .description("Webhook push attempts, by how they ended")
-        .tag("outcome", outcome)
-        .register(meters);
+    return wire.count("outcome", outcome);
   }
 
   private Timer latency(String outcome) {
-    return Timer.builder(LATENCY)
-        .description("How long a push attempt took until its answer (or failure)")
-        .tag("outcome", outcome)
-        .publishPercentileHistogram()
-        .register(meters);
+    return wire.latency("outcome", outcome);
   }
 
   /** Forgets push records of jobs that ended long enough ago. */
