@@ -11,19 +11,12 @@ import io.agentteams.scheduler.a2a.domain.TaskState;
 import io.agentteams.scheduler.a2a.persistence.A2aTaskStore;
 import io.agentteams.scheduler.dispatch.domain.AgentKey;
 import io.agentteams.scheduler.dispatch.domain.Offer;
-import io.agentteams.scheduler.dispatch.domain.WorkerReport;
-import io.agentteams.scheduler.job.domain.InputKind;
-import io.agentteams.scheduler.job.domain.Question;
 import io.agentteams.scheduler.job.domain.Usage;
 import io.agentteams.scheduler.runtime.application.LeasedJob;
 import io.agentteams.scheduler.runtime.application.RuntimeAdapter;
-import io.agentteams.scheduler.runtime.application.WireMeters;
 import io.agentteams.scheduler.runtime.domain.RuntimeProfile;
 import io.agentteams.scheduler.runtime.domain.RuntimeSettings;
 import io.agentteams.scheduler.runtime.persistence.PushAgentStore;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -76,15 +69,6 @@ public class A2aAdapter implements RuntimeAdapter {
   /** The lease holder A2A offers name: the A2A runtime, whichever replica follows the job. */
   static final String HOLDER = "a2a-runtime";
 
-  private static final List<String> METHODS =
-      List.of(
-          "AgentCard",
-          "SendMessage",
-          "SendStreamingMessage",
-          "SubscribeToTask",
-          "GetTask",
-          "ListTasks",
-          "CancelTask");
   private static final RuntimeProfile PROFILE =
       new RuntimeProfile(
           "a2a",
@@ -110,8 +94,8 @@ public class A2aAdapter implements RuntimeAdapter {
   private final A2aProperties properties;
   private final RuntimeSettings settings;
   private final Clock clock;
-  private final MeterRegistry meters;
-  private final WireMeters wire;
+  private final A2aCallMeters calls;
+  private final A2aTaskStates states;
 
   public A2aAdapter(
       PushAgentStore agents,
@@ -119,26 +103,15 @@ public class A2aAdapter implements RuntimeAdapter {
       A2aClient client,
       A2aProperties properties,
       Clock clock,
-      MeterRegistry meters) {
+      A2aCallMeters calls) {
     this.agents = agents;
     this.tasks = tasks;
     this.client = client;
     this.properties = properties;
     this.settings = properties.settings();
     this.clock = clock;
-    this.meters = meters;
-    this.wire =
-        new WireMeters(
-            meters,
-            "agentteams.scheduler.a2a.calls",
-            "Calls to A2A agents, by method and how they ended",
-            "agentteams.scheduler.a2a.call.latency",
-            "How long an A2A call took until its answer (a stream: its first event)");
-    // Every series exists from the start, so dashboards and alerts read zeros, not gaps.
-    for (String method : METHODS) {
-      calls(method, "ok");
-      latency(method);
-    }
+    this.calls = calls;
+    this.states = new A2aTaskStates(tasks, clock);
   }
 
   @Override
@@ -171,7 +144,8 @@ public class A2aAdapter implements RuntimeAdapter {
     // One message per admission: its first is the job itself, later ones carry the owner's answers.
     int admission = offer.job().admissions();
     String messageId = admission <= 1 ? jobId.toString() : jobId + "-" + admission;
-    return timed("AgentCard", client.card(base))
+    return calls
+        .timed("AgentCard", client.card(base))
         .flatMap(
             card ->
                 begin(job, contextId, messageId)
@@ -216,7 +190,8 @@ public class A2aAdapter implements RuntimeAdapter {
   /** The message left before but no task was recorded: looks for it among the context's tasks. */
   private Mono<Void> findSent(LeasedJob job, AgentCard card, String contextId, String messageId) {
     Offer offer = job.offer();
-    return timed(
+    return calls
+        .timed(
             "ListTasks",
             client.call(card.interfaceUrl(), "ListTasks", client.listParams(contextId)))
         .flatMap(
@@ -262,7 +237,7 @@ public class A2aAdapter implements RuntimeAdapter {
           followStream(
               job,
               card,
-              timedStream(
+              calls.timedStream(
                   "SendStreamingMessage",
                   client.stream(card.interfaceUrl(), "SendStreamingMessage", params)),
               known,
@@ -271,7 +246,8 @@ public class A2aAdapter implements RuntimeAdapter {
       ObjectNode configured = params.deepCopy();
       configured.putObject("configuration").put("returnImmediately", true);
       sent =
-          timed("SendMessage", client.call(card.interfaceUrl(), "SendMessage", configured))
+          calls
+              .timed("SendMessage", client.call(card.interfaceUrl(), "SendMessage", configured))
               .flatMap(result -> follow(job, card, A2aWire.apply(null, result), 0));
     }
     return sent.onErrorResume(
@@ -312,7 +288,7 @@ public class A2aAdapter implements RuntimeAdapter {
                   TaskSnapshot before = seen.get();
                   TaskSnapshot now = A2aWire.apply(before, result);
                   seen.set(now);
-                  return observe(job, before, now);
+                  return states.observe(job, before, now);
                 })
             .takeUntil(done -> done)
             .doOnNext(settled::set)
@@ -351,7 +327,8 @@ public class A2aAdapter implements RuntimeAdapter {
 
   /** Reads the task with GetTask and follows it on from there. */
   private Mono<Void> fromGetTask(LeasedJob job, AgentCard card, String taskId, int drops) {
-    return timed("GetTask", client.call(card.interfaceUrl(), "GetTask", client.taskParams(taskId)))
+    return calls
+        .timed("GetTask", client.call(card.interfaceUrl(), "GetTask", client.taskParams(taskId)))
         .flatMap(task -> follow(job, card, A2aWire.task(task), drops));
   }
 
@@ -360,7 +337,8 @@ public class A2aAdapter implements RuntimeAdapter {
    * the agent streams, else by GetTask polling.
    */
   private Mono<Void> follow(LeasedJob job, AgentCard card, TaskSnapshot snapshot, int drops) {
-    return observe(job, null, snapshot)
+    return states
+        .observe(job, null, snapshot)
         .flatMap(
             done -> {
               if (done || snapshot.taskId() == null) {
@@ -370,7 +348,7 @@ public class A2aAdapter implements RuntimeAdapter {
                 return followStream(
                     job,
                     card,
-                    timedStream(
+                    calls.timedStream(
                         "SubscribeToTask",
                         client.stream(
                             card.interfaceUrl(),
@@ -390,104 +368,15 @@ public class A2aAdapter implements RuntimeAdapter {
     }
     return Mono.delay(properties.taskPollInterval())
         .then(
-            timed(
+            calls.timed(
                 "GetTask", client.call(card.interfaceUrl(), "GetTask", client.taskParams(taskId))))
         .flatMap(
             task -> {
               TaskSnapshot now = A2aWire.task(task);
-              return observe(job, last, now)
+              return states
+                  .observe(job, last, now)
                   .flatMap(done -> done ? Mono.<Void>empty() : poll(job, card, now));
             });
-  }
-
-  /**
-   * What a task snapshot means for the job: records the task, reports its state, and says whether
-   * following is over (the task ended or stopped, or the job moved on).
-   */
-  private Mono<Boolean> observe(LeasedJob job, @Nullable TaskSnapshot before, TaskSnapshot now) {
-    Mono<Void> recorded =
-        now.taskId() != null
-                && (before == null
-                    || before.state() != now.state()
-                    || !now.taskId().equals(before.taskId()))
-            ? tasks.recordTask(job.id(), now.taskId(), now.state().wire(), clock.instant())
-            : Mono.empty();
-    String token = job.token();
-    String agent = job.offer().spec().target().agentId();
-    if (stillAsking(job.offer(), before, now)) {
-      // The task as it was before the owner's answer arrived: not a new question.
-      return recorded.thenReturn(false);
-    }
-    Mono<Boolean> reported =
-        switch (now.state()) {
-          case SUBMITTED, WORKING, UNSPECIFIED ->
-              before != null && before.state() == now.state()
-                  ? Mono.just(false)
-                  : job.report(new WorkerReport.Started(token, now.taskId(), now.usage()))
-                      .map(ok -> !ok);
-          case INPUT_REQUIRED ->
-              job.report(
-                      new WorkerReport.InputRequired(
-                          token,
-                          new Question(
-                              InputKind.CLARIFICATION,
-                              now.statusText() == null
-                                  ? "The agent asks for more input."
-                                  : now.statusText()),
-                          now.taskId()))
-                  .thenReturn(true);
-          case AUTH_REQUIRED ->
-              job.refusedAccess(
-                      "auth_required",
-                      "A2A agent '"
-                          + agent
-                          + "' asks for authentication"
-                          + (now.statusText() == null ? "" : ": " + now.statusText()))
-                  .thenReturn(true);
-          case COMPLETED ->
-              job.report(new WorkerReport.Completed(token, now.answer(), now.usage(), now.taskId()))
-                  .thenReturn(true);
-          case FAILED ->
-              job.report(
-                      new WorkerReport.Failed(
-                          token,
-                          "the A2A agent failed the task"
-                              + (now.statusText() == null ? "" : ": " + now.statusText()),
-                          now.usage(),
-                          now.taskId()))
-                  .thenReturn(true);
-          case REJECTED ->
-              job.report(
-                      new WorkerReport.Failed(
-                          token,
-                          "the A2A agent rejected the task"
-                              + (now.statusText() == null ? "" : ": " + now.statusText()),
-                          now.usage(),
-                          now.taskId()))
-                  .thenReturn(true);
-          case CANCELED ->
-              job.report(
-                      new WorkerReport.Cancelled(
-                          token,
-                          "the A2A agent canceled the task"
-                              + (now.statusText() == null ? "" : ": " + now.statusText())))
-                  .thenReturn(true);
-        };
-    return recorded.then(reported);
-  }
-
-  /**
-   * Whether a snapshot of a resumed job still shows the question the owner answered: an agent
-   * answering a follow-up message starts its stream with the task as it was, and a polled task
-   * shows it until the agent takes the answer up.
-   */
-  private static boolean stillAsking(Offer offer, @Nullable TaskSnapshot before, TaskSnapshot now) {
-    Question answered = offer.resumeQuestion();
-    return answered != null
-        && offer.resumeAnswer() != null
-        && now.state() == TaskState.INPUT_REQUIRED
-        && answered.content().equals(now.statusText())
-        && (before == null || before.state() == TaskState.INPUT_REQUIRED);
   }
 
   /** How a call that returned no result ends the job's turn. */
@@ -525,10 +414,10 @@ public class A2aAdapter implements RuntimeAdapter {
             task ->
                 agents
                     .endpoint(new AgentKey(task.ownerId(), task.agentId()), "a2a")
-                    .flatMap(base -> timed("AgentCard", client.card(base)))
+                    .flatMap(base -> calls.timed("AgentCard", client.card(base)))
                     .flatMap(
                         card ->
-                            timed(
+                            calls.timed(
                                 "CancelTask",
                                 client.call(
                                     card.interfaceUrl(),
@@ -549,53 +438,6 @@ public class A2aAdapter implements RuntimeAdapter {
               log.warn("an A2A cancel pass failed; the next one retries: {}", e.toString());
               return Mono.empty();
             });
-  }
-
-  private <T> Mono<T> timed(String method, Mono<T> call) {
-    return Mono.defer(
-        () -> {
-          Timer.Sample sample = Timer.start(meters);
-          return call.doOnSuccess(
-                  done -> {
-                    sample.stop(latency(method));
-                    calls(method, "ok").increment();
-                  })
-              .doOnError(
-                  e -> {
-                    sample.stop(latency(method));
-                    calls(method, outcome(e)).increment();
-                  });
-        });
-  }
-
-  private Flux<JsonNode> timedStream(String method, Flux<JsonNode> stream) {
-    return Flux.defer(
-        () -> {
-          Timer.Sample sample = Timer.start(meters);
-          AtomicBoolean first = new AtomicBoolean(true);
-          return stream
-              .doOnNext(
-                  event -> {
-                    // A stream's latency is the time to its first event.
-                    if (first.compareAndSet(true, false)) {
-                      sample.stop(latency(method));
-                    }
-                  })
-              .doOnComplete(() -> calls(method, "ok").increment())
-              .doOnError(e -> calls(method, outcome(e)).increment());
-        });
-  }
-
-  private static String outcome(Throwable e) {
-    return e instanceof A2aFailure failure ? failure.kind().word() : "error";
-  }
-
-  private Counter calls(String method, String outcome) {
-    return wire.count("method", method, "outcome", outcome);
-  }
-
-  private Timer latency(String method) {
-    return wire.latency("method", method);
   }
 
   /** Forgets task records of jobs that ended long enough ago. */
