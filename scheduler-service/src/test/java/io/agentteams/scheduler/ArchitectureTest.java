@@ -13,4 +13,6 @@ import io.agentteams.platform.test.ArchitectureRules;
 class ArchitectureTest {
 
   @ArchTest static final ArchTests architecture = ArchTests.in(ArchitectureRules.class);
+
+  @ArchTest static final ArchTests runtimes = ArchTests.in(RuntimeRules.class);
 }

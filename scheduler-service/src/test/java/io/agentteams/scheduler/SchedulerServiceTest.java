@@ -27,7 +27,23 @@ import org.springframework.context.annotation.Import;
       "agentteams.scheduler.dispatch.poll-interval=500ms",
       "agentteams.scheduler.admission.poll-interval=500ms",
       "agentteams.scheduler.admission.metrics-interval=500ms",
-      "agentteams.outbox.poll-interval=200ms"
+      "agentteams.outbox.poll-interval=200ms",
+      // The runtime contract's test agents listen on loopback, which the outbound guard refuses
+      // unless allowed; their lost answers become unknown after a short response time-out.
+      "agentteams.outbound.allow-cidrs=127.0.0.1/32",
+      "agentteams.scheduler.webhook.connect-timeout=1s",
+      "agentteams.scheduler.webhook.response-timeout=2s",
+      "agentteams.scheduler.webhook.lease-ttl=10s",
+      "agentteams.scheduler.webhook.reconcile-delay=200ms",
+      "agentteams.scheduler.webhook.backoff-base=50ms",
+      "agentteams.scheduler.webhook.backoff-max=500ms",
+      "agentteams.scheduler.a2a.connect-timeout=1s",
+      "agentteams.scheduler.a2a.response-timeout=2s",
+      "agentteams.scheduler.a2a.lease-ttl=10s",
+      "agentteams.scheduler.a2a.reconcile-delay=200ms",
+      "agentteams.scheduler.a2a.task-poll-interval=200ms",
+      "agentteams.scheduler.a2a.backoff-base=50ms",
+      "agentteams.scheduler.a2a.backoff-max=500ms"
     })
 @AutoConfigureWebTestClient(timeout = "PT30S")
 @Import(TestClock.Config.class)

@@ -1,6 +1,6 @@
 package io.agentteams.scheduler.a2a;
 
-import io.agentteams.scheduler.webhook.domain.RetryPolicy;
+import io.agentteams.scheduler.runtime.domain.RuntimeSettings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -8,7 +8,7 @@ import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * The A2A runtime's bounds.
+ * The A2A runtime's bounds; the lifecycle's share is checked as {@link RuntimeSettings}.
  *
  * @param connectTimeout the longest a connection to an agent may take to open
  * @param responseTimeout the longest to wait for the answer to a one-shot call (the card,
@@ -45,25 +45,22 @@ public record A2aProperties(
     @DefaultValue("256") int maxInFlight,
     @DefaultValue("1d") Duration recordRetention) {
 
-  public A2aProperties {
-    if (leaseTtl.compareTo(responseTimeout.plus(connectTimeout)) <= 0) {
-      throw new IllegalArgumentException(
-          "agentteams.scheduler.a2a.lease-ttl must exceed connect-timeout + response-timeout,"
-              + " or a call in flight would lose its lease");
-    }
-    if (maxInFlight < 1) {
-      throw new IllegalArgumentException("agentteams.scheduler.a2a.max-in-flight must be >= 1");
-    }
-    new RetryPolicy(maxAttempts, backoffBase, backoffMax);
-  }
-
-  /** The retry policy these settings describe. */
-  public RetryPolicy retryPolicy() {
-    return new RetryPolicy(maxAttempts, backoffBase, backoffMax);
-  }
-
-  /** How often a followed job's lease is renewed: a third of its time to live. */
-  public Duration heartbeatInterval() {
-    return leaseTtl.dividedBy(3);
+  /**
+   * These settings in the shape the runtime lifecycle reads, which checks them: the runtime's
+   * adapter reads them when it is made, so a bad setting fails at start-up.
+   */
+  public RuntimeSettings settings() {
+    return new RuntimeSettings(
+        "agentteams.scheduler.a2a",
+        connectTimeout,
+        responseTimeout,
+        maxAttempts,
+        backoffBase,
+        backoffMax,
+        reconcileDelay,
+        leaseTtl,
+        pollInterval,
+        maxInFlight,
+        recordRetention);
   }
 }

@@ -1,6 +1,6 @@
 package io.agentteams.scheduler.webhook;
 
-import io.agentteams.scheduler.webhook.domain.RetryPolicy;
+import io.agentteams.scheduler.runtime.domain.RuntimeSettings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -8,7 +8,7 @@ import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * The webhook runtime's bounds.
+ * The webhook runtime's bounds; the lifecycle's share is checked as {@link RuntimeSettings}.
  *
  * @param connectTimeout the longest a connection to an agent may take to open
  * @param responseTimeout the longest to wait for an agent's answer; past it the push's outcome is
@@ -43,21 +43,22 @@ public record WebhookProperties(
     @DefaultValue("1d") Duration deliveryRetention,
     @DefaultValue("10m") Duration secretUpgradeInterval) {
 
-  public WebhookProperties {
-    if (leaseTtl.compareTo(responseTimeout.plus(connectTimeout)) <= 0) {
-      throw new IllegalArgumentException(
-          "agentteams.scheduler.webhook.lease-ttl must exceed connect-timeout + response-timeout,"
-              + " or a push in flight would lose its lease");
-    }
-    if (maxInFlight < 1) {
-      throw new IllegalArgumentException("agentteams.scheduler.webhook.max-in-flight must be >= 1");
-    }
-    // Checked here so a bad setting fails at start-up.
-    new RetryPolicy(maxAttempts, backoffBase, backoffMax);
-  }
-
-  /** The retry policy these settings describe. */
-  public RetryPolicy retryPolicy() {
-    return new RetryPolicy(maxAttempts, backoffBase, backoffMax);
+  /**
+   * These settings in the shape the runtime lifecycle reads, which checks them: the runtime's
+   * adapter reads them when it is made, so a bad setting fails at start-up.
+   */
+  public RuntimeSettings settings() {
+    return new RuntimeSettings(
+        "agentteams.scheduler.webhook",
+        connectTimeout,
+        responseTimeout,
+        maxAttempts,
+        backoffBase,
+        backoffMax,
+        reconcileDelay,
+        leaseTtl,
+        pollInterval,
+        maxInFlight,
+        deliveryRetention);
   }
 }

@@ -5,7 +5,7 @@ import io.agentteams.platform.loop.PeriodicLoop;
 import io.agentteams.platform.loop.PeriodicLoops;
 import io.agentteams.platform.secrets.SecretOpener;
 import io.agentteams.platform.secrets.SecretsAtRest;
-import io.agentteams.scheduler.webhook.persistence.PushAgentStore;
+import io.agentteams.scheduler.runtime.persistence.PushAgentStore;
 import java.time.Duration;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;

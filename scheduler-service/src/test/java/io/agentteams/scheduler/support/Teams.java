@@ -9,7 +9,10 @@ import io.agentteams.contracts.team.TeamCreated;
 import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.event.EventEnvelope;
 import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.identity.SecretKeys;
 import io.agentteams.platform.roster.Rosters;
+import io.agentteams.platform.secrets.SecretSealer;
+import io.agentteams.platform.testidentity.TestIdentity;
 import io.agentteams.scheduler.job.application.JobCommands;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,6 +36,10 @@ public final class Teams {
       return agents.get(member);
     }
   }
+
+  /** Seals as team-service does, for the test identity's scheduler key. */
+  private static final SecretSealer SEALER =
+      new SecretSealer(SecretKeys.sealing(TestIdentity.sealingKeys(), "sealing"));
 
   private final KafkaTemplate<Object, Object> kafka;
   private final EventCodec codec;
@@ -89,16 +96,39 @@ public final class Teams {
    * worker, and waits until the scheduler knows it.
    */
   public void pullAgent(String ownerId, String agentId) {
-    runtimeChanged(new AgentRuntimeChanged(ownerId, agentId, "pull", null, null, null, 1));
+    runtimeAgent(ownerId, agentId, "pull", null, null);
+  }
+
+  /**
+   * Says, as team-service does when an agent is registered, that the owner's agent runs as {@code
+   * kind} (pull, webhook or a2a) at {@code endpoint}, its webhook secret (if any) sealed for the
+   * scheduler as team-service seals it, and waits until the scheduler knows it.
+   */
+  public void runtimeAgent(
+      String ownerId,
+      String agentId,
+      String kind,
+      @Nullable String endpoint,
+      @Nullable String webhookSecret) {
+    String sealed =
+        webhookSecret == null
+            ? null
+            : SEALER.seal(
+                Map.of(
+                    AgentRuntimeChanged.OWNER_HEADER, ownerId,
+                    AgentRuntimeChanged.AGENT_HEADER, agentId),
+                Map.of(AgentRuntimeChanged.CURRENT, webhookSecret));
+    runtimeChanged(new AgentRuntimeChanged(ownerId, agentId, kind, endpoint, sealed, null, 1));
     await()
         .atMost(Duration.ofSeconds(60))
         .until(
             () ->
                 db.sql(
                             "SELECT count(*) AS n FROM push_agent WHERE owner_id = :owner"
-                                + " AND agent_id = :agent AND runtime_kind = 'pull'")
+                                + " AND agent_id = :agent AND runtime_kind = :kind")
                         .bind("owner", ownerId)
                         .bind("agent", agentId)
+                        .bind("kind", kind)
                         .map(row -> row.get("n", Long.class))
                         .one()
                         .block()

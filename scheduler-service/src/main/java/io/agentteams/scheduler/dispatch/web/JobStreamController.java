@@ -5,6 +5,7 @@ import io.agentteams.platform.problem.ProblemException;
 import io.agentteams.platform.web.StreamDrain;
 import io.agentteams.platform.web.WebProblems;
 import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.dispatch.application.OfferView;
 import io.agentteams.scheduler.dispatch.application.PullStreams;
 import io.agentteams.scheduler.dispatch.domain.AgentKey;
 import io.agentteams.scheduler.presence.application.Presences;

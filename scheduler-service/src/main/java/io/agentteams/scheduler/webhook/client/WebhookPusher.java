@@ -2,8 +2,8 @@ package io.agentteams.scheduler.webhook.client;
 
 import io.agentteams.platform.outbound.OutboundHttp;
 import io.agentteams.platform.outbound.OutboundRefused;
+import io.agentteams.scheduler.runtime.domain.PushAgent;
 import io.agentteams.scheduler.webhook.WebhookProperties;
-import io.agentteams.scheduler.webhook.domain.PushAgent;
 import io.agentteams.scheduler.webhook.domain.PushResult;
 import io.agentteams.scheduler.webhook.domain.WebhookSigner;
 import io.netty.channel.ConnectTimeoutException;

@@ -1,4 +1,4 @@
-/** The webhook runtime's rules: signatures, retry back-off and what each answer means. */
+/** The webhook runtime's rules: signatures and what each answer means. */
 @NullMarked
 package io.agentteams.scheduler.webhook.domain;
 

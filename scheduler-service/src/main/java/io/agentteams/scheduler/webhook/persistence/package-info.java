@@ -1,4 +1,4 @@
-/** Webhook agents as the scheduler knows them, and the durable record of every push attempt. */
+/** The durable record of every webhook push attempt. */
 @NullMarked
 package io.agentteams.scheduler.webhook.persistence;
 

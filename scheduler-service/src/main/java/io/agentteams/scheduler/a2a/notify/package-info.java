@@ -1,5 +1,0 @@
-/** Pushes a task's state changes to its A2A push-notification configs, signed and guarded. */
-@NullMarked
-package io.agentteams.scheduler.a2a.notify;
-
-import org.jspecify.annotations.NullMarked;

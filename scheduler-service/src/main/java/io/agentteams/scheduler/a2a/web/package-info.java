@@ -1,5 +1,0 @@
-/** The REST face of A2A push-notification configs, which the gateway's team agents call. */
-@NullMarked
-package io.agentteams.scheduler.a2a.web;
-
-import org.jspecify.annotations.NullMarked;

@@ -1,5 +1,0 @@
-/** Learns how agents run, and their webhook secrets, from team-service's agent runtime events. */
-@NullMarked
-package io.agentteams.scheduler.webhook.messaging;
-
-import org.jspecify.annotations.NullMarked;

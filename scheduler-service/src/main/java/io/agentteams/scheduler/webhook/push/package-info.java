@@ -1,8 +1,0 @@
-/**
- * Claims webhook agents' jobs and pushes them (through {@code webhook.client}), acting on the
- * answers.
- */
-@NullMarked
-package io.agentteams.scheduler.webhook.push;
-
-import org.jspecify.annotations.NullMarked;
