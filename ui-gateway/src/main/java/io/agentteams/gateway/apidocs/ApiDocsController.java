@@ -47,7 +47,10 @@ public class ApiDocsController {
 
   @EventListener
   void onStarted(WebServerInitializedEvent event) {
-    port = event.getWebServer().getPort();
+    // The gateway's own server, not its management server (a child context's event reaches here).
+    if (event.getApplicationContext().getServerNamespace() == null) {
+      port = event.getWebServer().getPort();
+    }
   }
 
   @GetMapping(value = "/v3/api-docs", produces = MediaType.APPLICATION_JSON_VALUE)
