@@ -18,18 +18,15 @@ import io.agentteams.scheduler.runtime.domain.RetryPolicy;
 import io.agentteams.scheduler.teamagent.domain.PushConfig;
 import io.agentteams.scheduler.teamagent.persistence.PushConfigStore;
 import io.agentteams.scheduler.teamagent.persistence.PushConfigStore.Due;
+import io.agentteams.scheduler.webhook.domain.WebhookSigner;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
@@ -167,7 +164,11 @@ public class PushNotifier {
                         .header("X-A2A-Notification-Token", config.token())
                         .header(
                             "webhook-signature",
-                            "v1," + sign(config.token(), messageId, timestamp, body));
+                            WebhookSigner.keyedSignature(
+                                config.token().getBytes(StandardCharsets.UTF_8),
+                                messageId,
+                                timestamp,
+                                body));
               }
               if (config.authScheme() != null) {
                 request =
@@ -273,17 +274,5 @@ public class PushNotifier {
       case "cancelled", "interrupted" -> "TASK_STATE_CANCELED";
       default -> "TASK_STATE_SUBMITTED";
     };
-  }
-
-  /** Base64 HMAC-SHA256 keyed with the token's bytes over {@code id.timestamp.body}. */
-  static String sign(String token, String messageId, long timestamp, byte[] body) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(token.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-      mac.update((messageId + "." + timestamp + ".").getBytes(StandardCharsets.UTF_8));
-      return Base64.getEncoder().encodeToString(mac.doFinal(body));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
-    }
   }
 }

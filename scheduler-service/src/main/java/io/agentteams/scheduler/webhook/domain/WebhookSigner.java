@@ -31,11 +31,25 @@ public final class WebhookSigner {
         .collect(Collectors.joining(" "));
   }
 
+  /**
+   * The {@code webhook-signature} header of a message signed with a key given as bytes, for a
+   * receiver that chose its own key (an A2A client's notification token, keyed with its UTF-8
+   * bytes) rather than a {@code whsec_} secret.
+   */
+  public static String keyedSignature(
+      byte[] key, String messageId, long timestampSeconds, byte[] body) {
+    return "v1," + hmac(key, messageId, timestampSeconds, body);
+  }
+
   /** One base64 HMAC-SHA256 signature. */
   static String sign(String secret, String messageId, long timestampSeconds, byte[] body) {
     byte[] key =
         Base64.getDecoder()
             .decode(secret.startsWith(PREFIX) ? secret.substring(PREFIX.length()) : secret);
+    return hmac(key, messageId, timestampSeconds, body);
+  }
+
+  private static String hmac(byte[] key, String messageId, long timestampSeconds, byte[] body) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(key, "HmacSHA256"));

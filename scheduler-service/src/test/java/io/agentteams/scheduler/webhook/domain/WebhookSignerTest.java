@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +21,13 @@ class WebhookSignerTest {
                 "msg_p5jXN8AQM9LWM0D4loKWxJek",
                 1614265330,
                 BODY))
+        .isEqualTo("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
+  }
+
+  @Test
+  void aKeyGivenAsBytesSignsTheSameWayAsTheSecretItIsTheKeyOf() {
+    byte[] key = Base64.getDecoder().decode("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+    assertThat(WebhookSigner.keyedSignature(key, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, BODY))
         .isEqualTo("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
   }
 
