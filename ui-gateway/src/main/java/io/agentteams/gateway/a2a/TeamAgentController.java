@@ -159,29 +159,34 @@ public class TeamAgentController {
               answered(
                   id,
                   configTask(call, params)
-                      .then(
-                          jobs.pushConfig(
-                              call.caller(),
-                              params.path("taskId").asString(""),
-                              params.path("id").asString("")))));
+                      .flatMap(
+                          task ->
+                              jobs.pushConfig(
+                                  call.caller(),
+                                  params.path("taskId").asString(""),
+                                  params.path("id").asString("")))));
       case "ListTaskPushNotificationConfigs" ->
           wire.writeJson(
               response,
               answered(
                   id,
                   configTask(call, params)
-                      .then(jobs.pushConfigs(call.caller(), params.path("taskId").asString("")))));
+                      .flatMap(
+                          task ->
+                              jobs.pushConfigs(
+                                  call.caller(), params.path("taskId").asString("")))));
       case "DeleteTaskPushNotificationConfig" ->
           wire.writeJson(
               response,
               answered(
                   id,
                   configTask(call, params)
-                      .then(
-                          jobs.deletePushConfig(
-                              call.caller(),
-                              params.path("taskId").asString(""),
-                              params.path("id").asString("")))
+                      .flatMap(
+                          task ->
+                              jobs.deletePushConfig(
+                                  call.caller(),
+                                  params.path("taskId").asString(""),
+                                  params.path("id").asString("")))
                       .then(Mono.fromSupplier(() -> (JsonNode) json.createObjectNode()))));
       case "ListTasks", "GetExtendedAgentCard" ->
           wire.writeJson(
@@ -290,7 +295,7 @@ public class TeamAgentController {
       return Mono.error(new RpcError(RpcError.INVALID_PARAMS, "params.taskId is required"));
     }
     return jobs.teamJob(call.caller(), call.teamId(), taskId)
-        .then(jobs.savePushConfig(call.caller(), taskId, params));
+        .flatMap(task -> jobs.savePushConfig(call.caller(), taskId, params));
   }
 
   /** The task a push-config operation names ({@code params.taskId}), if it is this team's. */

@@ -307,13 +307,9 @@ public class SessionRecords implements SmartLifecycle {
   /** Forgets what can no longer matter: sessions past their absolute expiry. */
   private void prune(Instant now) {
     sessions.values().removeIf(record -> !record.expiresAt().isAfter(now));
-    Instant oldest = now.minus(maxLifetime());
+    Instant oldest = now.minus(SessionTopic.RETENTION);
     ended.values().removeIf(at -> at.isBefore(oldest));
     ownersEnded.values().removeIf(at -> at.isBefore(oldest));
-  }
-
-  private Duration maxLifetime() {
-    return Duration.ofDays(7);
   }
 
   private void forget(String key, Sinks.Empty<Void> waiter) {
