@@ -79,12 +79,13 @@ import tools.jackson.databind.json.JsonMapper;
  * stack's idle cost with those teams' streams open.
  *
  * <p>Settings: {@code bench.steps} (team counts, comma-separated), {@code bench.step-seconds} (30),
- * {@code bench.warmup-seconds} (10), {@code bench.mode} ({@code embedded} or {@code processes}),
- * {@code bench.profile} (team counts at which to record the stack's JVM with Flight Recorder and
- * print where its processor time went and which statements Postgres ran; default 5,50; {@code none}
- * for none), {@code bench.hops} (1 in how many operations to trace and break down by hop from the
- * services' spans, exported to this benchmark over OTLP; 0, the default, for none: the exporter
- * costs the stack processor time of its own).
+ * {@code bench.warmup-seconds} (10), {@code bench.jit-warmup-teams} (0: the first step's teams are
+ * the JIT warm-up's load; N: N teams of its own, idle after it), {@code bench.mode} ({@code
+ * embedded} or {@code processes}), {@code bench.profile} (team counts at which to record the
+ * stack's JVM with Flight Recorder and print where its processor time went and which statements
+ * Postgres ran; default 5,50; {@code none} for none), {@code bench.hops} (1 in how many operations
+ * to trace and break down by hop from the services' spans, exported to this benchmark over OTLP; 0,
+ * the default, for none: the exporter costs the stack processor time of its own).
  */
 public final class CapacityBenchmark {
 
@@ -107,6 +108,11 @@ public final class CapacityBenchmark {
   private static final Duration JIT_WARM_UP_MAX =
       Duration.ofSeconds(Long.getLong("bench.jit-warmup-seconds", 300));
   private static final Duration JIT_WINDOW = Duration.ofSeconds(15);
+  private static final int JIT_WARM_UP_TEAMS = Integer.getInteger("bench.jit-warmup-teams", 0);
+
+  /** The warm-up's teams are numbered from here: their owners and agents are their own. */
+  private static final int WARM_UP_TEAM_NUMBERS = 1_000_000;
+
   private static final Duration BACKLOG_PATIENCE = Duration.ofMinutes(5);
 
   /** How long after its load stops a step may take to work off what it owes and still hold. */
@@ -165,7 +171,13 @@ public final class CapacityBenchmark {
   private final List<String> summary = new ArrayList<>();
 
   /** A team of the workload and what its members hold. */
-  record Team(String id, String owner, List<String> memberTokens, long entry, List<Long> tasks) {}
+  record Team(
+      String id,
+      String owner,
+      List<String> memberTokens,
+      long entry,
+      List<Long> tasks,
+      List<Disposable> streams) {}
 
   private CapacityBenchmark(
       DevStackProcess stack, Path work, @Nullable SpanCollector spans, Path gcLogs) {
@@ -258,9 +270,12 @@ public final class CapacityBenchmark {
       idle("no teams", floors);
       Integer held = null;
       Integer heldLoosely = null;
+      if (JIT_WARM_UP_TEAMS > 0) {
+        warmUpJit(floors);
+      }
       for (int target : STEPS) {
         grow(target);
-        if (target == STEPS.get(0)) {
+        if (target == STEPS.get(0) && JIT_WARM_UP_TEAMS == 0) {
           warmUpJit(floors);
         }
         if (target == IDLE_TEAMS) {
@@ -302,15 +317,23 @@ public final class CapacityBenchmark {
   }
 
   /**
-   * Runs the first step's load until the stack's JIT compiler is quiet (it compiled for at most
-   * {@value #JIT_QUIET} of a {@code JIT_WINDOW}) or {@code bench.jit-warmup-seconds} passed: a
-   * long-running stack has compiled its hot paths, and the steps should measure that code.
+   * Runs a load until the stack's JIT compiler is quiet (it compiled for at most {@value
+   * #JIT_QUIET} of a {@code JIT_WINDOW}) or {@code bench.jit-warmup-seconds} passed: a long-running
+   * stack has compiled its hot paths, and the steps should measure that code. The load is that of
+   * the first step's teams, or with {@code bench.jit-warmup-teams} that many teams of their own,
+   * made for the warm-up and left idle after it with their streams closed (their workers first
+   * finish what the load left them), so that the code a busy node runs reaches the optimising
+   * compiler before the steps: at a few teams' rate most of it stays in the profiling tier.
    */
-  private void warmUpJit(Floors floors) {
+  private void warmUpJit(Floors floors) throws Exception {
     if (jit == null || jit.compileMillis() < 0) {
       return;
     }
-    List<ScheduledFuture<?>> load = startLoad();
+    List<Team> warming =
+        JIT_WARM_UP_TEAMS > 0
+            ? makeTeams(WARM_UP_TEAM_NUMBERS, WARM_UP_TEAM_NUMBERS + JIT_WARM_UP_TEAMS)
+            : teams;
+    List<ScheduledFuture<?>> load = startLoad(warming);
     load.addAll(floors.start());
     long started = System.nanoTime();
     double share = Double.NaN;
@@ -324,13 +347,28 @@ public final class CapacityBenchmark {
       }
     }
     load.forEach(future -> future.cancel(false));
+    if (warming != teams) {
+      // Their workers finish what the load left them before their streams close.
+      StackBacklog.Owed owed = backlog.awaitNone(BACKLOG_PATIENCE);
+      if (!owed.none()) {
+        out.printf("(the warm-up left %s)%n", owed);
+      }
+      for (Team team : warming) {
+        team.streams().forEach(Disposable::dispose);
+        synchronized (streams) {
+          streams.removeAll(team.streams());
+        }
+      }
+    }
     out.printf(
         Locale.ROOT,
-        "JIT warm-up: %.0f s of the first step's load; the stack's JIT compiled for %.0f %% of the"
-            + " last %d s%n%n",
+        "JIT warm-up: %.0f s of %d teams' load; the stack's JIT compiled for %.0f %% of the last"
+            + " %d s%s%n%n",
         (System.nanoTime() - started) / 1e9,
+        warming.size(),
         100 * share,
-        JIT_WINDOW.toSeconds());
+        JIT_WINDOW.toSeconds(),
+        warming != teams ? " (those teams now idle, their streams closed)" : "");
   }
 
   /** The stack's processor use with the teams it has, no load, every stream open. */
@@ -790,8 +828,12 @@ public final class CapacityBenchmark {
   }
 
   private List<ScheduledFuture<?>> startLoad() {
+    return startLoad(teams);
+  }
+
+  private List<ScheduledFuture<?>> startLoad(List<Team> loaded) {
     List<ScheduledFuture<?>> futures = new ArrayList<>();
-    for (Team team : teams) {
+    for (Team team : loaded) {
       futures.add(every("message", team, () -> message(team)));
       futures.add(every("claim", team, () -> claim(team)));
       futures.add(every("state", team, () -> state(team)));
@@ -989,17 +1031,21 @@ public final class CapacityBenchmark {
 
   /** Adds teams until there are {@code target}, four at a time. */
   private void grow(int target) throws Exception {
-    int missing = target - teams.size();
-    if (missing <= 0) {
-      return;
+    if (target > teams.size()) {
+      teams.addAll(makeTeams(teams.size(), target));
     }
+  }
+
+  /** Teams numbered {@code from} (inclusive) to {@code target} (exclusive), four at a time. */
+  private List<Team> makeTeams(int from, int target) throws Exception {
+    int missing = target - from;
+    List<Team> teamsMade = new ArrayList<>();
     long started = System.nanoTime();
     // Four owners' teams at a time, each owner's one after another: an owner's requests share one
     // rate budget, which four builders of one owner's teams would outrun.
     ExecutorService builders = Executors.newFixedThreadPool(4);
     try {
       List<Future<List<Team>>> made = new ArrayList<>();
-      int from = teams.size();
       for (int first = from;
           first < target;
           first = (first / TEAMS_PER_OWNER + 1) * TEAMS_PER_OWNER) {
@@ -1016,13 +1062,14 @@ public final class CapacityBenchmark {
                 }));
       }
       for (Future<List<Team>> ownersTeams : made) {
-        teams.addAll(ownersTeams.get());
+        teamsMade.addAll(ownersTeams.get());
       }
     } finally {
       builders.shutdown();
     }
     out.printf(
         Locale.ROOT, "(%d teams made in %.0f s)%n", missing, (System.nanoTime() - started) / 1e9);
+    return teamsMade;
   }
 
   /** A team of four, each member with its stream open, a worker for m1, tasks and a state entry. */
@@ -1112,7 +1159,7 @@ public final class CapacityBenchmark {
     synchronized (streams) {
       streams.addAll(opened);
     }
-    return new Team(id, owner, tokens, entry, tasks);
+    return new Team(id, owner, tokens, entry, tasks, opened);
   }
 
   /**
