@@ -67,6 +67,16 @@ public final class SignedTokens {
       @Nullable String signingKeyId,
       Map<String, JWSVerifier> verifiers,
       TokenFormat format,
+      Clock clock) {
+    this(algorithm, signer, signingKeyId, verifiers, format, TokenRevocations.NONE, clock);
+  }
+
+  private SignedTokens(
+      JWSAlgorithm algorithm,
+      @Nullable JWSSigner signer,
+      @Nullable String signingKeyId,
+      Map<String, JWSVerifier> verifiers,
+      TokenFormat format,
       TokenRevocations revocations,
       Clock clock) {
     this.algorithm = algorithm;
@@ -85,8 +95,7 @@ public final class SignedTokens {
 
   /** ES256 tokens verified with the public halves of the EC keys; nothing can be signed. */
   public static SignedTokens es256Verifying(List<ECKey> keys, TokenFormat format, Clock clock) {
-    return new SignedTokens(
-        JWSAlgorithm.ES256, null, null, verifiers(keys), format, TokenRevocations.NONE, clock);
+    return new SignedTokens(JWSAlgorithm.ES256, null, null, verifiers(keys), format, clock);
   }
 
   /** HS256 tokens signed with the first of the symmetric keys and verified with every one. */
@@ -97,14 +106,9 @@ public final class SignedTokens {
   /** HS256 tokens of one secret (256 bits or more) that has no key id; their header names none. */
   public static SignedTokens hs256(byte[] secret, TokenFormat format, Clock clock) {
     try {
+      Map<String, JWSVerifier> verifier = Map.of(NO_KEY_ID, new MACVerifier(secret));
       return new SignedTokens(
-          JWSAlgorithm.HS256,
-          new MACSigner(secret),
-          null,
-          Map.of(NO_KEY_ID, new MACVerifier(secret)),
-          format,
-          TokenRevocations.NONE,
-          clock);
+          JWSAlgorithm.HS256, new MACSigner(secret), null, verifier, format, clock);
     } catch (JOSEException e) {
       throw new IllegalArgumentException("unusable secret", e);
     }
@@ -119,14 +123,7 @@ public final class SignedTokens {
     try {
       JWSSigner signer =
           first instanceof ECKey ec ? new ECDSASigner(ec) : new MACSigner((OctetSequenceKey) first);
-      return new SignedTokens(
-          algorithm,
-          signer,
-          first.getKeyID(),
-          verifiers(keys),
-          format,
-          TokenRevocations.NONE,
-          clock);
+      return new SignedTokens(algorithm, signer, first.getKeyID(), verifiers(keys), format, clock);
     } catch (JOSEException e) {
       throw new IllegalArgumentException("unusable signing key", e);
     }
