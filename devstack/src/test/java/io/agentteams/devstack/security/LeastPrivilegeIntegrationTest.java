@@ -18,6 +18,7 @@ import io.agentteams.platform.identity.CallerClaims;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.identity.InternalAudiences;
 import io.agentteams.platform.identity.TokenKeys;
+import io.agentteams.platform.token.TokenRevocations;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -173,6 +174,7 @@ class LeastPrivilegeIntegrationTest {
                 clock),
             "agent-teams",
             "agent-teams-api",
+            TokenRevocations.NONE,
             clock);
     // A "service" caller is never accepted from a client, even when signed with the edge key.
     JWTClaimsSet claims =

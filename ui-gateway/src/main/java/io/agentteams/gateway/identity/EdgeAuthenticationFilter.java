@@ -61,17 +61,8 @@ public class EdgeAuthenticationFilter implements WebFilter, Ordered {
     String tokenId = EdgeTokens.tokenId(token);
     return authenticator
         .authenticate(token)
-        .map(
-            caller -> {
-              if (tokenId != null && revoked.isRevoked(tokenId)) {
-                throw new ProblemException(
-                    ProblemException.Kind.UNAUTHENTICATED,
-                    "token-revoked",
-                    "not authenticated: this token was revoked by its owner");
-              }
-              return caller;
-            })
-        // A job-scoped member token acts only while its job is live, on every use.
+        // A revoked token was refused there (EdgeTokens); a job-scoped member token acts only
+        // while its job is live, on every use.
         .flatMap(jobs::admit)
         .onErrorResume(
             ProblemException.class,

@@ -66,7 +66,11 @@ public class EdgeAuthenticator {
     } catch (ProblemException problem) {
       notOurs = problem;
     }
-    if (oidc == null || bearer == null || bearer.isBlank()) {
+    // A token of ours its owner revoked is refused as such, not handed to the identity provider.
+    if (oidc == null
+        || bearer == null
+        || bearer.isBlank()
+        || EdgeTokens.REVOKED.equals(notOurs.code())) {
       return Mono.error(notOurs);
     }
     return oidc.decode(bearer)

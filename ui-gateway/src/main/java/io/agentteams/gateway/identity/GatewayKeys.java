@@ -47,7 +47,7 @@ public class GatewayKeys {
 
   /** The tokens clients present at the edge. */
   @Bean
-  EdgeTokens edgeTokens(EdgeIdentityProperties edge, Clock clock) {
+  EdgeTokens edgeTokens(EdgeIdentityProperties edge, RevokedTokens revoked, Clock clock) {
     CallerTokens jobMembers =
         CallerTokens.verifying(
             TokenKeys.internalVerification(
@@ -61,6 +61,7 @@ public class GatewayKeys {
         jobMembers,
         edge.edgeIssuer(),
         edge.edgeAudience(),
+        revoked,
         clock);
   }
 }

@@ -1,5 +1,6 @@
 package io.agentteams.gateway.identity;
 
+import io.agentteams.platform.token.TokenRevocations;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -18,7 +19,7 @@ import reactor.core.publisher.Sinks;
  * all) wait on {@link #revocation} and end when their token is revoked.
  */
 @Component
-public class RevokedTokens {
+public class RevokedTokens implements TokenRevocations {
 
   /** Gauge of the revoked tokens this replica still refuses. */
   public static final String KEPT = "agentteams.gateway.tokens.revoked";
@@ -49,6 +50,7 @@ public class RevokedTokens {
   }
 
   /** Whether the token was revoked. */
+  @Override
   public boolean isRevoked(String tokenId) {
     return revoked.containsKey(tokenId);
   }

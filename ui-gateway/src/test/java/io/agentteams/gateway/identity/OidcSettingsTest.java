@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentteams.platform.identity.TokenKeys;
 import io.agentteams.platform.testidentity.TestIdentity;
+import io.agentteams.platform.token.TokenRevocations;
 import java.time.Clock;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -82,6 +83,7 @@ class OidcSettingsTest {
           TestIdentity.jobMemberVerifier(),
           "agent-teams",
           "agent-teams-api",
+          TokenRevocations.NONE,
           Clock.systemUTC());
     }
   }

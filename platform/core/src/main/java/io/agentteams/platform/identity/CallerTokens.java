@@ -2,28 +2,20 @@ package io.agentteams.platform.identity;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.ECDSASigner;
-import com.nimbusds.jose.crypto.ECDSAVerifier;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
 import io.agentteams.platform.problem.ProblemException;
-import java.text.ParseException;
+import io.agentteams.platform.token.SignedTokens;
+import io.agentteams.platform.token.TokenFormat;
+import io.agentteams.platform.token.TokenRefused;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Date;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -38,7 +30,8 @@ import org.jspecify.annotations.Nullable;
  * #reusable}), and a service remembers the tokens it verified, by their exact text, until they
  * expire: a caller's calls within a minute cost one signature and one verification per service.
  * Both memories are bounded ({@value #REMEMBERED} tokens); a token that expired is never taken from
- * them.
+ * them. Signing and checking are the token service's ({@link SignedTokens}); this class adds only
+ * the caller in the claims and the two memories.
  */
 public final class CallerTokens {
 
@@ -52,17 +45,10 @@ public final class CallerTokens {
   public static final JOSEObjectType JOB_MEMBER_TYPE =
       new JOSEObjectType("agent-teams-job-member+jwt");
 
-  private static final Duration CLOCK_SKEW = Duration.ofSeconds(30);
-
   /** How many issued and how many verified tokens are remembered (each a few hundred bytes). */
   static final int REMEMBERED = 10_000;
 
-  private final @Nullable ECKey signingKey;
-  private final @Nullable ECDSASigner signer;
-  private final Map<String, ECDSAVerifier> verifiers;
-  private final JOSEObjectType type;
-  private final String issuer;
-  private final List<String> audiences;
+  private final SignedTokens tokens;
   private final Clock clock;
   private final Cache<Reuse, Issued> issued = Caffeine.newBuilder().maximumSize(REMEMBERED).build();
   private final Cache<String, Verified> verified =
@@ -77,31 +63,9 @@ public final class CallerTokens {
   /** The caller a token was verified to name, and when the token expires. */
   private record Verified(Caller caller, Instant expiry) {}
 
-  private CallerTokens(
-      @Nullable ECKey signingKey,
-      List<ECKey> verificationKeys,
-      JOSEObjectType type,
-      String issuer,
-      List<String> audiences,
-      Clock clock) {
-    if (audiences.isEmpty()) {
-      throw new IllegalArgumentException("no audience");
-    }
-    this.signingKey = signingKey;
-    this.type = type;
-    this.issuer = issuer;
-    this.audiences = List.copyOf(audiences);
+  private CallerTokens(SignedTokens tokens, Clock clock) {
+    this.tokens = tokens;
     this.clock = clock;
-    try {
-      this.signer = signingKey == null ? null : new ECDSASigner(signingKey);
-      Map<String, ECDSAVerifier> byId = new HashMap<>();
-      for (ECKey key : verificationKeys) {
-        byId.put(key.getKeyID(), new ECDSAVerifier(key.toPublicJWK()));
-      }
-      this.verifiers = Map.copyOf(byId);
-    } catch (JOSEException e) {
-      throw new IllegalArgumentException("unusable internal token key", e);
-    }
   }
 
   /**
@@ -116,11 +80,10 @@ public final class CallerTokens {
   /** Tokens of the given JOSE type, signed with the first of the keys. */
   public static CallerTokens signing(
       List<ECKey> signingKeys, JOSEObjectType type, String issuer, String audience, Clock clock) {
-    if (signingKeys.isEmpty()) {
-      throw new IllegalArgumentException("no signing key");
-    }
     return new CallerTokens(
-        signingKeys.get(0), signingKeys, type, issuer, List.of(audience), clock);
+        SignedTokens.es256Signing(
+            signingKeys, TokenFormat.of(type, issuer, List.of(audience)), clock),
+        clock);
   }
 
   /**
@@ -129,10 +92,9 @@ public final class CallerTokens {
    */
   public static CallerTokens signingForEvery(
       List<ECKey> signingKeys, String issuer, List<String> audiences, Clock clock) {
-    if (signingKeys.isEmpty()) {
-      throw new IllegalArgumentException("no signing key");
-    }
-    return new CallerTokens(signingKeys.get(0), signingKeys, TYPE, issuer, audiences, clock);
+    return new CallerTokens(
+        SignedTokens.es256Signing(signingKeys, TokenFormat.of(TYPE, issuer, audiences), clock),
+        clock);
   }
 
   /** Tokens a service verifies with the gateway's public keys; it cannot sign any. */
@@ -148,12 +110,14 @@ public final class CallerTokens {
     for (JWK key : verificationKeys.getKeys()) {
       keys.add((ECKey) key);
     }
-    return new CallerTokens(null, keys, type, issuer, List.of(audience), clock);
+    return new CallerTokens(
+        SignedTokens.es256Verifying(keys, TokenFormat.of(type, issuer, List.of(audience)), clock),
+        clock);
   }
 
   /** Whether these tokens can be signed here (only at the gateway). */
   public boolean canSign() {
-    return signer != null;
+    return tokens.canSign();
   }
 
   /**
@@ -174,33 +138,10 @@ public final class CallerTokens {
 
   /** A new token for the caller that expires after {@code ttl}. */
   public String issue(Caller caller, Duration ttl) {
-    if (signer == null || signingKey == null) {
+    if (!tokens.canSign()) {
       throw new IllegalStateException("only the gateway signs internal tokens");
     }
-    Instant now = clock.instant();
-    JWTClaimsSet claims =
-        CallerClaims.write(
-                caller,
-                new JWTClaimsSet.Builder()
-                    .issuer(issuer)
-                    .audience(audiences)
-                    .jwtID(UUID.randomUUID().toString())
-                    .issueTime(Date.from(now))
-                    .expirationTime(Date.from(now.plus(ttl))))
-            .build();
-    SignedJWT jwt =
-        new SignedJWT(
-            new JWSHeader.Builder(JWSAlgorithm.ES256)
-                .keyID(signingKey.getKeyID())
-                .type(type)
-                .build(),
-            claims);
-    try {
-      jwt.sign(signer);
-    } catch (JOSEException e) {
-      throw new IllegalStateException("could not sign a caller token", e);
-    }
-    return jwt.serialize();
+    return tokens.mint(CallerClaims.write(caller, new JWTClaimsSet.Builder()), ttl).token();
   }
 
   /**
@@ -215,41 +156,20 @@ public final class CallerTokens {
     }
     Verified known = verified.getIfPresent(token);
     if (known != null) {
-      if (known.expiry().plus(CLOCK_SKEW).isBefore(clock.instant())) {
+      if (!tokens.isAlive(known.expiry())) {
         verified.invalidate(token);
         throw CallerClaims.unauthenticated("expired");
       }
       return known.caller();
     }
+    JWTClaimsSet claims;
     try {
-      SignedJWT jwt = SignedJWT.parse(token);
-      JWSHeader header = jwt.getHeader();
-      // Only ES256 with a known key id: "none", HMAC keyed with a public key and any other
-      // algorithm are refused before a signature is looked at.
-      ECDSAVerifier verifier = header.getKeyID() == null ? null : verifiers.get(header.getKeyID());
-      if (!JWSAlgorithm.ES256.equals(header.getAlgorithm())
-          || !type.equals(header.getType())
-          || verifier == null
-          || !jwt.verify(verifier)) {
-        throw CallerClaims.unauthenticated("bad signature");
-      }
-      JWTClaimsSet claims = jwt.getJWTClaimsSet();
-      if (!issuer.equals(claims.getIssuer())) {
-        throw CallerClaims.unauthenticated("wrong issuer");
-      }
-      List<String> named = claims.getAudience();
-      if (named == null || audiences.stream().noneMatch(named::contains)) {
-        throw CallerClaims.unauthenticated("wrong audience");
-      }
-      Date expiry = claims.getExpirationTime();
-      if (expiry == null || expiry.toInstant().plus(CLOCK_SKEW).isBefore(clock.instant())) {
-        throw CallerClaims.unauthenticated("expired");
-      }
-      Caller caller = CallerClaims.read(claims);
-      verified.put(token, new Verified(caller, expiry.toInstant()));
-      return caller;
-    } catch (ParseException | JOSEException | IllegalArgumentException | NullPointerException e) {
-      throw CallerClaims.unauthenticated("unreadable token");
+      claims = tokens.verify(token);
+    } catch (TokenRefused refused) {
+      throw CallerClaims.unauthenticated(refused.reason().why());
     }
+    Caller caller = CallerClaims.read(claims);
+    verified.put(token, new Verified(caller, claims.getExpirationTime().toInstant()));
+    return caller;
   }
 }

@@ -1,13 +1,10 @@
 package io.agentteams.gateway.console.session;
 
-import com.nimbusds.jose.JOSEException;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.MACSigner;
-import com.nimbusds.jose.crypto.MACVerifier;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
 import io.agentteams.gateway.console.ConsoleProperties;
+import io.agentteams.platform.token.SignedTokens;
+import io.agentteams.platform.token.TokenFormat;
+import io.agentteams.platform.token.TokenRefused;
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
 import java.security.NoSuchAlgorithmException;
@@ -15,8 +12,8 @@ import java.security.SecureRandom;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
-import java.util.Date;
 import java.util.Map;
 import java.util.Optional;
 import javax.crypto.Mac;
@@ -31,9 +28,11 @@ import org.springframework.web.server.ServerWebExchange;
 
 /**
  * Reads and writes signed cookies: the console session, and the short-lived state of an OpenID
- * Connect sign-in in flight. Cookies are HttpOnly, SameSite=Lax, and Secure (with the {@code
- * __Host-} prefix) when the console is served over TLS. Nothing is kept in the gateway's memory, so
- * any replica serves any request.
+ * Connect sign-in in flight, each an HS256 token of the console's secret (the platform's token
+ * service signs and checks them: no issuer, audience or key id, as only the gateway reads them
+ * back). Cookies are HttpOnly, SameSite=Lax, and Secure (with the {@code __Host-} prefix) when the
+ * console is served over TLS. Nothing is kept in the gateway's memory, so any replica serves any
+ * request.
  */
 @Component
 public class SessionCookies {
@@ -44,8 +43,7 @@ public class SessionCookies {
   private static final int MAX_COOKIE_BYTES = 3800;
 
   private final byte[] key;
-  private final MACSigner signer;
-  private final MACVerifier verifier;
+  private final SignedTokens tokens;
   private final Duration ttl;
   private final Clock clock;
   private final SecureRandom random = new SecureRandom();
@@ -62,9 +60,8 @@ public class SessionCookies {
               + " them");
     }
     try {
-      signer = new MACSigner(key);
-      verifier = new MACVerifier(key);
-    } catch (JOSEException e) {
+      tokens = SignedTokens.hs256(key, TokenFormat.unaddressed(), clock);
+    } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("unusable console session secret", e);
     }
     this.ttl = properties.sessionTtl();
@@ -130,12 +127,14 @@ public class SessionCookies {
       String path,
       Map<String, Object> claims,
       Duration ttl) {
-    JWTClaimsSet.Builder builder =
-        new JWTClaimsSet.Builder().expirationTime(Date.from(clock.instant().plus(ttl)));
+    JWTClaimsSet.Builder builder = new JWTClaimsSet.Builder();
     claims.forEach(builder::claim);
     exchange
         .getResponse()
-        .addCookie(cookie(exchange, name, sign(builder.build()), ttl).path(path).build());
+        .addCookie(
+            cookie(exchange, name, sign(builder, clock.instant().plus(ttl)), ttl)
+                .path(path)
+                .build());
   }
 
   /** Reads state written by {@link #writeState}, if present, authentic and not expired. */
@@ -193,43 +192,25 @@ public class SessionCookies {
 
   private Optional<JWTClaimsSet> verify(String value) {
     try {
-      SignedJWT jwt = SignedJWT.parse(value);
-      if (!JWSAlgorithm.HS256.equals(jwt.getHeader().getAlgorithm()) || !jwt.verify(verifier)) {
-        return Optional.empty();
-      }
-      JWTClaimsSet claims = jwt.getJWTClaimsSet();
-      Date expiry = claims.getExpirationTime();
-      if (expiry == null || !expiry.toInstant().isAfter(clock.instant())) {
-        return Optional.empty();
-      }
-      return Optional.of(claims);
-    } catch (ParseException | JOSEException | IllegalStateException e) {
+      return Optional.of(tokens.verify(value));
+    } catch (TokenRefused refused) {
       return Optional.empty();
     }
   }
 
   private String sign(ConsoleSession session, boolean withIdToken) {
-    JWTClaimsSet.Builder claims =
-        new JWTClaimsSet.Builder()
-            .claim("sid", session.id())
-            .expirationTime(Date.from(session.expiresAt()));
+    JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().claim("sid", session.id());
     if (session.ownerId() != null) {
       claims.subject(session.ownerId()).claim("idp", session.provider());
     }
     if (withIdToken && session.idToken() != null) {
       claims.claim("idt", session.idToken());
     }
-    return sign(claims.build());
+    return sign(claims, session.expiresAt());
   }
 
-  private String sign(JWTClaimsSet claims) {
-    SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims);
-    try {
-      jwt.sign(signer);
-    } catch (JOSEException e) {
-      throw new IllegalStateException("could not sign a console cookie", e);
-    }
-    return jwt.serialize();
+  private String sign(JWTClaimsSet.Builder claims, Instant expiresAt) {
+    return tokens.mint(claims, expiresAt).token();
   }
 
   private String newId() {

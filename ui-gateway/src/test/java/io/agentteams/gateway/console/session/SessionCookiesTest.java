@@ -2,11 +2,19 @@ package io.agentteams.gateway.console.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.PlainJWT;
+import com.nimbusds.jwt.SignedJWT;
 import io.agentteams.gateway.console.ConsoleProperties;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -80,6 +88,44 @@ class SessionCookiesTest {
     assertThat(read(value, otherKey)).isEmpty();
     SessionCookies later = new SessionCookies(PROPERTIES, Clock.offset(clock, Duration.ofHours(2)));
     assertThat(read(value, later)).isEmpty();
+  }
+
+  @Test
+  void aCookieSignedBeforeTheTokenServiceStillReadsBack() throws Exception {
+    // As the gateway signed sessions before: HS256 of the secret, no key id, type, id or issuer.
+    SignedJWT old =
+        new SignedJWT(
+            new JWSHeader(JWSAlgorithm.HS256),
+            new JWTClaimsSet.Builder()
+                .claim("sid", "session-1")
+                .subject("alice")
+                .claim("idp", "dev")
+                .expirationTime(Date.from(clock.instant().plus(Duration.ofMinutes(30))))
+                .build());
+    old.sign(new MACSigner(PROPERTIES.sessionSecret().getBytes(StandardCharsets.UTF_8)));
+
+    assertThat(read(old.serialize(), cookies))
+        .hasValueSatisfying(
+            s -> {
+              assertThat(s.id()).isEqualTo("session-1");
+              assertThat(s.ownerId()).isEqualTo("alice");
+              assertThat(s.provider()).isEqualTo("dev");
+            });
+  }
+
+  @Test
+  void aCookieSignedWithAnotherAlgorithmOrNoneIsNoSession() throws Exception {
+    JWTClaimsSet claims =
+        new JWTClaimsSet.Builder()
+            .claim("sid", "session-1")
+            .subject("mallory")
+            .expirationTime(Date.from(clock.instant().plus(Duration.ofMinutes(30))))
+            .build();
+    SignedJWT hs512 = new SignedJWT(new JWSHeader(JWSAlgorithm.HS512), claims);
+    hs512.sign(
+        new MACSigner(PROPERTIES.sessionSecret().repeat(2).getBytes(StandardCharsets.UTF_8)));
+    assertThat(read(hs512.serialize(), cookies)).isEmpty();
+    assertThat(read(new PlainJWT(claims).serialize(), cookies)).isEmpty();
   }
 
   @Test
