@@ -6,6 +6,7 @@ import static io.agentteams.gateway.support.EdgeCalls.memberToken;
 import static io.agentteams.gateway.support.EdgeCalls.toolCall;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.agentteams.gateway.console.api.ConsoleApi;
 import io.agentteams.gateway.identity.EdgeTokens;
 import io.agentteams.gateway.limits.LoopbackCalls;
 import io.agentteams.gateway.support.StubServices;
@@ -281,6 +282,19 @@ class RateLimitIntegrationTest {
         .expectStatus()
         .isEqualTo(429);
     assertThat(services.hits()).hasSize(2);
+  }
+
+  @Test
+  void theConsolesCallsCountAgainstTheSignedInOwnersBudget(@Autowired ConsoleApi console) {
+    Caller.Owner owner = new Caller.Owner("console-" + UUID.randomUUID());
+    // Unlike an MCP tool call, a console page is no API request of its own: each call it makes
+    // back through the gateway is one the owner could have made, and counts as one.
+    for (int call = 1; call <= 3; call++) {
+      assertThat(console.get(owner, "/api/v1/teams").block(MINUTES).status())
+          .as("call %s", call)
+          .isEqualTo(200);
+    }
+    assertThat(console.get(owner, "/api/v1/teams").block(MINUTES).status()).isEqualTo(429);
   }
 
   @Test

@@ -1,14 +1,15 @@
 package io.agentteams.gateway.a2a;
 
+import io.agentteams.contracts.scheduler.A2aTaskState;
+import io.agentteams.contracts.scheduler.JobStateChanged;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A team's jobs as A2A 1.0 tasks: the task id is the job id, the context id the team id, and the
- * state follows the job's (queued, admitted and waiting for a worker are {@code submitted}; running
- * and unknown are {@code working}; waiting for input is {@code input-required}; completed, failed
- * and cancelled are {@code completed}, {@code failed} and {@code canceled}).
+ * state follows the job's ({@link A2aTaskState#ofJob}, as the scheduler's push notifications show
+ * it).
  */
 final class TaskViews {
 
@@ -16,18 +17,6 @@ final class TaskViews {
 
   TaskViews(JsonMapper json) {
     this.json = json;
-  }
-
-  /** The A2A state of a job state. */
-  static String state(String jobState) {
-    return switch (jobState) {
-      case "running", "unknown" -> "TASK_STATE_WORKING";
-      case "waiting_input" -> "TASK_STATE_INPUT_REQUIRED";
-      case "completed" -> "TASK_STATE_COMPLETED";
-      case "failed" -> "TASK_STATE_FAILED";
-      case "cancelled", "interrupted" -> "TASK_STATE_CANCELED";
-      default -> "TASK_STATE_SUBMITTED";
-    };
   }
 
   /** Whether the A2A state ends a stream: terminal, or waiting for the client. */
@@ -46,11 +35,7 @@ final class TaskViews {
 
   /** Whether the job is over. */
   static boolean finished(JsonNode job) {
-    String state = job.path("state").asString("");
-    return switch (state) {
-      case "completed", "failed", "cancelled", "interrupted" -> true;
-      default -> false;
-    };
+    return !JobStateChanged.isUnfinished(job.path("state").asString(""));
   }
 
   /** The Task object of a job, as the public API shows it. */
@@ -81,7 +66,7 @@ final class TaskViews {
   ObjectNode status(JsonNode job) {
     String jobState = job.path("state").asString("");
     ObjectNode status = json.createObjectNode();
-    status.put("state", state(jobState));
+    status.put("state", A2aTaskState.ofJob(jobState));
     String text = null;
     if (jobState.equals("waiting_input")) {
       JsonNode question = job.path("question");

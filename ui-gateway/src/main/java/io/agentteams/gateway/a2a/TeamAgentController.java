@@ -1,5 +1,6 @@
 package io.agentteams.gateway.a2a;
 
+import io.agentteams.contracts.scheduler.A2aTaskState;
 import io.agentteams.gateway.identity.TeamDirectory;
 import io.agentteams.gateway.limits.StreamSlots;
 import io.agentteams.gateway.routing.InternalCalls;
@@ -214,7 +215,7 @@ public class TeamAgentController {
         .flatMap(
             started -> {
               if (immediately
-                  || TaskViews.endsStream(TaskViews.state(TeamJobs.state(started.job())))) {
+                  || TaskViews.endsStream(A2aTaskState.ofJob(TeamJobs.state(started.job())))) {
                 started.close();
                 return Mono.just((JsonNode) wrapTask(started.job()));
               }
@@ -400,7 +401,7 @@ public class TeamAgentController {
   private Flux<JsonNode> updates(Call call, JsonNode from, Flux<JobEvent> events) {
     String jobId = TeamJobs.jobId(from);
     AtomicLong revision = new AtomicLong(from.path("revision").asLong());
-    AtomicReference<String> shown = new AtomicReference<>(TaskViews.state(TeamJobs.state(from)));
+    AtomicReference<String> shown = new AtomicReference<>(A2aTaskState.ofJob(TeamJobs.state(from)));
     if (TaskViews.endsStream(shown.get())) {
       return Flux.empty();
     }
@@ -417,7 +418,7 @@ public class TeamAgentController {
                         .concatMap(job -> shown(job, revision, shown));
                   }
                   revision.set(e.revision());
-                  String a2a = TaskViews.state(e.state());
+                  String a2a = A2aTaskState.ofJob(e.state());
                   if (a2a.equals(shown.get())) {
                     return Flux.empty();
                   }
@@ -442,7 +443,7 @@ public class TeamAgentController {
   /** The updates a job read whole stands for, given what was shown already. */
   private Flux<JsonNode> shown(JsonNode job, AtomicLong revision, AtomicReference<String> shown) {
     revision.accumulateAndGet(job.path("revision").asLong(), Math::max);
-    String a2a = TaskViews.state(TeamJobs.state(job));
+    String a2a = A2aTaskState.ofJob(TeamJobs.state(job));
     if (a2a.equals(shown.get())) {
       return Flux.empty();
     }

@@ -1,5 +1,6 @@
 package io.agentteams.gateway.a2a;
 
+import io.agentteams.contracts.scheduler.A2aTaskState;
 import io.agentteams.gateway.routing.InternalCalls;
 import io.agentteams.gateway.routing.ServiceEndpoints;
 import io.agentteams.platform.identity.Caller;
@@ -89,7 +90,7 @@ final class TeamJobs {
                         "task "
                             + taskId
                             + " is not waiting for input ("
-                            + TaskViews.state(TeamJobs.state(job))
+                            + A2aTaskState.ofJob(TeamJobs.state(job))
                             + "); a new message starts a new task"));
               }
               return call(

@@ -1,20 +1,17 @@
 package io.agentteams.gateway.tools;
 
 import io.agentteams.gateway.identity.EdgeAuthenticationFilter;
-import io.agentteams.gateway.limits.LoopbackCalls;
+import io.agentteams.gateway.routing.InternalCalls;
 import io.agentteams.platform.identity.Caller;
-import java.net.InetSocketAddress;
-import java.net.URI;
+import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
@@ -24,8 +21,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * {@code POST /api/v1/mcp}: the member tools as a Model Context Protocol server (JSON-RPC 2.0 over
  * streamable HTTP, answered with plain JSON). A {@code tools/call} is made as the very REST call
- * the catalog describes, back through this gateway with the caller's own bearer token, so
- * authentication, member scoping, routing, limits and errors are exactly those of the REST API.
+ * the catalog describes, back through this gateway ({@link InternalCalls#throughGateway}) with the
+ * caller's own bearer token, so authentication, member scoping, routing, limits and errors are
+ * exactly those of the REST API.
  */
 @RestController
 public class McpController {
@@ -43,15 +41,12 @@ public class McpController {
 
   private final ToolCatalog catalog;
   private final JsonMapper mapper;
-  private final WebClient web;
-  private final LoopbackCalls loopback;
+  private final InternalCalls calls;
 
-  public McpController(
-      ToolCatalog catalog, JsonMapper mapper, WebClient.Builder web, LoopbackCalls loopback) {
+  public McpController(ToolCatalog catalog, JsonMapper mapper, InternalCalls calls) {
     this.catalog = catalog;
     this.mapper = mapper;
-    this.web = web.build();
-    this.loopback = loopback;
+    this.calls = calls;
   }
 
   @PostMapping(
@@ -145,28 +140,19 @@ public class McpController {
     } catch (IllegalArgumentException e) {
       return Mono.just(error(id, INVALID_PARAMS, e.getMessage()));
     }
-    InetSocketAddress local = exchange.getRequest().getLocalAddress();
-    int port = local == null ? 8080 : local.getPort();
-    WebClient.RequestBodySpec request =
-        web.method(invocation.method())
-            // A URI, not a template: the target holds ids, which must not become a metric's tag.
-            .uri(URI.create("http://127.0.0.1:" + port + invocation.target()))
-            .header(
-                HttpHeaders.AUTHORIZATION,
-                "Bearer " + exchange.getAttribute(EdgeAuthenticationFilter.PUBLIC_TOKEN_ATTRIBUTE))
-            // The client's MCP request was counted against its rate; this call is not again.
-            .header(LoopbackCalls.HEADER, loopback.mark());
-    WebClient.RequestHeadersSpec<?> ready =
-        invocation.body() == null
-            ? request
-            : request.contentType(MediaType.APPLICATION_JSON).bodyValue(invocation.body());
-    return ready.exchangeToMono(
-        response ->
-            response
-                .bodyToMono(String.class)
-                .defaultIfEmpty("")
-                .map(
-                    body -> result(id, toolResult(response.statusCode().is2xxSuccessful(), body))));
+    String token =
+        Objects.requireNonNull(
+            exchange.<String>getAttribute(EdgeAuthenticationFilter.PUBLIC_TOKEN_ATTRIBUTE),
+            "the edge keeps an authenticated client's token for the calls made on its behalf");
+    return calls
+        // The client's MCP request was counted against its rate; this call is not again.
+        .throughGateway(
+            token,
+            invocation.method(),
+            invocation.target(),
+            invocation.body(),
+            InternalCalls.Budget.ALREADY_COUNTED)
+        .map(answer -> result(id, toolResult(answer.ok(), answer.body())));
   }
 
   private ObjectNode toolResult(boolean ok, String body) {

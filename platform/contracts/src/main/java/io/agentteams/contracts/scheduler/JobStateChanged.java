@@ -1,6 +1,7 @@
 package io.agentteams.contracts.scheduler;
 
 import io.agentteams.contracts.EventPayload;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -30,6 +31,20 @@ public record JobStateChanged(
     implements EventPayload {
 
   public static final String TYPE = "JobStateChanged";
+
+  /** Every state a job can be in, as {@code state} names them. */
+  public static final List<String> STATES =
+      List.of(
+          "queued",
+          "admitted",
+          "running",
+          "waiting_input",
+          "waiting_worker",
+          "unknown",
+          "completed",
+          "failed",
+          "cancelled",
+          "interrupted");
 
   /** Whether a job in this state still holds work for its team. */
   public static boolean isUnfinished(String state) {

@@ -1,6 +1,7 @@
 package io.agentteams.scheduler.teamagent.notify;
 
 import io.agentteams.contracts.Topics;
+import io.agentteams.contracts.scheduler.A2aTaskState;
 import io.agentteams.contracts.scheduler.JobStateChanged;
 import io.agentteams.platform.consumer.EventSubscription;
 import io.agentteams.platform.event.EventCodec;
@@ -236,7 +237,7 @@ public class PushNotifier {
     task.put("id", job.id().toString());
     task.put("contextId", job.spec().teamId().toString());
     ObjectNode status = task.putObject("status");
-    status.put("state", a2aState(state));
+    status.put("state", A2aTaskState.ofJob(state));
     status.put("timestamp", clock.instant().toString());
     String text = null;
     Question question = job.question();
@@ -262,17 +263,5 @@ public class PushNotifier {
       artifact.putArray("parts").addObject().put("text", outcome.answer());
     }
     return json.writeValueAsString(root);
-  }
-
-  /** The A2A state of a job state, as the teams' A2A endpoints show it. */
-  static String a2aState(String jobState) {
-    return switch (jobState) {
-      case "running", "unknown" -> "TASK_STATE_WORKING";
-      case "waiting_input" -> "TASK_STATE_INPUT_REQUIRED";
-      case "completed" -> "TASK_STATE_COMPLETED";
-      case "failed" -> "TASK_STATE_FAILED";
-      case "cancelled", "interrupted" -> "TASK_STATE_CANCELED";
-      default -> "TASK_STATE_SUBMITTED";
-    };
   }
 }

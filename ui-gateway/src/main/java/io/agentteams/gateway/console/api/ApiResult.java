@@ -2,6 +2,7 @@ package io.agentteams.gateway.console.api;
 
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpStatus;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -16,6 +17,14 @@ public record ApiResult(int status, @Nullable JsonNode body) {
   /** Whether the call succeeded. */
   public boolean ok() {
     return status >= 200 && status < 300;
+  }
+
+  /**
+   * The status a console page answers with when this call failed: the API's own, or 502 when it
+   * never answered with one.
+   */
+  public HttpStatus problemStatus() {
+    return status >= 400 && status < 600 ? HttpStatus.valueOf(status) : HttpStatus.BAD_GATEWAY;
   }
 
   /** The body of a successful call; a failure as an {@link ApiException}. */

@@ -1,18 +1,13 @@
 package io.agentteams.gateway.console.api;
 
 import io.agentteams.gateway.identity.EdgeTokens;
+import io.agentteams.gateway.routing.InternalCalls;
 import io.agentteams.platform.identity.Caller;
-import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import org.springframework.boot.web.server.context.WebServerInitializedEvent;
-import org.springframework.context.ApplicationListener;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
-import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
-import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.util.UriComponentsBuilder;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
@@ -20,35 +15,25 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Calls this gateway's own public API as the signed-in owner, with a short-lived owner token the
- * gateway mints for the call. The console can therefore do exactly what the API lets that owner do,
- * through the same routes, checks and errors, and nothing more. Every call counts against the
- * owner's request budget, as the owner's own API calls do: a console session buys no more.
+ * gateway mints for the call ({@link InternalCalls#throughGateway}). The console can therefore do
+ * exactly what the API lets that owner do, through the same routes, checks and errors, and nothing
+ * more. Every call counts against the owner's request budget, as the owner's own API calls do: a
+ * console session buys no more.
  */
 @Component
-public class ConsoleApi implements ApplicationListener<WebServerInitializedEvent> {
+public class ConsoleApi {
 
   private static final Duration TOKEN_TTL = Duration.ofMinutes(2);
   private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
-  private final WebClient web;
+  private final InternalCalls calls;
   private final EdgeTokens tokens;
   private final JsonMapper mapper;
-  private volatile String base = "http://127.0.0.1:8080";
 
-  public ConsoleApi(WebClient.Builder web, EdgeTokens tokens, JsonMapper mapper) {
-    this.web =
-        web.clone()
-            .codecs(codecs -> codecs.defaultCodecs().maxInMemorySize(8 * 1024 * 1024))
-            .build();
+  public ConsoleApi(InternalCalls calls, EdgeTokens tokens, JsonMapper mapper) {
+    this.calls = calls;
     this.tokens = tokens;
     this.mapper = mapper;
-  }
-
-  @Override
-  public void onApplicationEvent(WebServerInitializedEvent event) {
-    if (event.getApplicationContext().getServerNamespace() == null) {
-      base = "http://127.0.0.1:" + event.getWebServer().getPort();
-    }
   }
 
   /** A path with its query parameters (null values left out), encoded. */
@@ -82,20 +67,10 @@ public class ConsoleApi implements ApplicationListener<WebServerInitializedEvent
   /** Calls the API; a transport failure is an answer with status 0, never an exception. */
   public Mono<ApiResult> call(
       Caller.Owner owner, HttpMethod method, String path, @Nullable Object body) {
-    WebClient.RequestBodySpec request =
-        web.method(method)
-            .uri(URI.create(base + path))
-            .header(HttpHeaders.AUTHORIZATION, "Bearer " + tokens.issue(owner, TOKEN_TTL))
-            .accept(MediaType.APPLICATION_JSON);
-    WebClient.RequestHeadersSpec<?> ready =
-        body == null ? request : request.contentType(MediaType.APPLICATION_JSON).bodyValue(body);
-    return ready
-        .exchangeToMono(
-            response ->
-                response
-                    .bodyToMono(String.class)
-                    .defaultIfEmpty("")
-                    .map(raw -> new ApiResult(response.statusCode().value(), parse(raw))))
+    return calls
+        .throughGateway(
+            tokens.issue(owner, TOKEN_TTL), method, path, body, InternalCalls.Budget.COUNTED)
+        .map(answer -> new ApiResult(answer.status(), parse(answer.body())))
         .timeout(TIMEOUT)
         .onErrorResume(e -> Mono.just(new ApiResult(0, null)));
   }

@@ -96,9 +96,7 @@ public class RunsController {
                                   + "/runs/"
                                   + result.body().path("id").asString());
                         }
-                        exchange
-                            .getResponse()
-                            .setStatusCode(HttpStatus.valueOf(problemStatus(result)));
+                        exchange.getResponse().setStatusCode(result.problemStatus());
                         return listPage(
                             owner, teamId, model, exchange, objective, result.message());
                       });
@@ -198,7 +196,7 @@ public class RunsController {
               if (result.ok()) {
                 model.addAttribute("actionMessage", done);
               } else {
-                exchange.getResponse().setStatusCode(HttpStatus.valueOf(problemStatus(result)));
+                exchange.getResponse().setStatusCode(result.problemStatus());
                 model.addAttribute("actionError", result.message());
               }
               return body(owner, teamId, runId, model).thenReturn("fragments/run :: body");
@@ -277,10 +275,6 @@ public class RunsController {
     model.addAttribute(
         "message", missing ? "There is no such run among yours." : e.result().message());
     return Mono.just("problem");
-  }
-
-  private static int problemStatus(ApiResult result) {
-    return result.status() >= 400 && result.status() < 600 ? result.status() : 502;
   }
 
   private static String field(MultiValueMap<String, String> form, String name) {

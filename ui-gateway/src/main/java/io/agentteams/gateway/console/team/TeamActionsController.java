@@ -137,9 +137,7 @@ public class TeamActionsController {
                   .flatMap(
                       result -> {
                         if (!result.ok()) {
-                          exchange
-                              .getResponse()
-                              .setStatusCode(HttpStatus.valueOf(problemStatus(result)));
+                          exchange.getResponse().setStatusCode(result.problemStatus());
                           model.addAttribute("error", result.message());
                           return Mono.just("fragments/activity :: answerPart");
                         }
@@ -313,9 +311,7 @@ public class TeamActionsController {
                               id > 0 ? "Entry #" + id + " published." : "Published.");
                           return stateForm(model, teamId, StateDraft.empty(), Map.of(), null);
                         }
-                        exchange
-                            .getResponse()
-                            .setStatusCode(HttpStatus.valueOf(problemStatus(result)));
+                        exchange.getResponse().setStatusCode(result.problemStatus());
                         String field = StateDraft.fieldOf(result);
                         return field == null
                             ? stateForm(model, teamId, draft, Map.of(), result.message())
@@ -397,7 +393,7 @@ public class TeamActionsController {
           "Saved as revision " + revision + ".",
           null);
     }
-    exchange.getResponse().setStatusCode(HttpStatus.valueOf(problemStatus(result)));
+    exchange.getResponse().setStatusCode(result.problemStatus());
     if (result.status() == 409 && entry != null && body.path("conflict").asBoolean(false)) {
       long current = entry.path("revision").asLong();
       return editForm(
@@ -465,7 +461,7 @@ public class TeamActionsController {
                         return status(
                             exchange,
                             model,
-                            HttpStatus.valueOf(problemStatus(result)),
+                            result.problemStatus(),
                             null,
                             "Not deleted: " + result.message());
                       });
@@ -494,13 +490,7 @@ public class TeamActionsController {
             })
         .onErrorResume(
             ApiResult.ApiException.class,
-            e ->
-                status(
-                    exchange,
-                    model,
-                    HttpStatus.valueOf(problemStatus(e.result())),
-                    null,
-                    e.result().message()));
+            e -> status(exchange, model, e.result().problemStatus(), null, e.result().message()));
   }
 
   /** A page of the team's history with the chosen filters; {@code cursor} asks for older ones. */
@@ -542,13 +532,7 @@ public class TeamActionsController {
             })
         .onErrorResume(
             ApiResult.ApiException.class,
-            e ->
-                status(
-                    exchange,
-                    model,
-                    HttpStatus.valueOf(problemStatus(e.result())),
-                    null,
-                    e.result().message()));
+            e -> status(exchange, model, e.result().problemStatus(), null, e.result().message()));
   }
 
   /** What an entry's edit form shows: the entry, the revision it is based on, the text. */
@@ -600,8 +584,7 @@ public class TeamActionsController {
       ServerWebExchange exchange, Model model, ApiResult result, String message) {
     return result.ok()
         ? status(exchange, model, HttpStatus.OK, message, null)
-        : status(
-            exchange, model, HttpStatus.valueOf(problemStatus(result)), null, result.message());
+        : status(exchange, model, result.problemStatus(), null, result.message());
   }
 
   private static Mono<String> status(
@@ -614,11 +597,6 @@ public class TeamActionsController {
     model.addAttribute("message", message);
     model.addAttribute("error", error);
     return Mono.just("fragments/status :: status");
-  }
-
-  /** The status to answer with for a failed API call: its own, or 502 when it never answered. */
-  static int problemStatus(ApiResult result) {
-    return result.status() >= 400 && result.status() < 600 ? result.status() : 502;
   }
 
   private static String field(MultiValueMap<String, String> form, String name) {
