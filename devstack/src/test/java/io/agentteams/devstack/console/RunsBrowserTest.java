@@ -111,30 +111,6 @@ class RunsBrowserTest {
     assertThat(browser.driver().findElements(By.id("run-approve"))).isEmpty();
   }
 
-  @Test
-  void aRunIsCancelledOnlyThroughAConfirmationThatNamesItAndItsPageFollowsTheTeamStream() {
-    startRun("Sort the letters of March");
-    browser.waitForText(By.id("run-state"), "awaiting approval");
-    // Live from the team's change stream: no part of the page asks again on a timer.
-    assertThat(browser.driver().findElements(By.cssSelector("[data-changes-src]"))).isNotEmpty();
-    assertThat(browser.driver().findElements(By.cssSelector("[hx-trigger*='every']"))).isEmpty();
-    assertThat(browser.driver().findElement(By.id("run-cancel")).isDisplayed())
-        .as("the cancel button is behind the confirmation")
-        .isFalse();
-
-    browser.click(By.cssSelector("#run-cancel-confirm summary"));
-    assertThat(browser.waitFor(By.cssSelector("#run-cancel-confirm p")).getText())
-        .contains("Sort the letters of March")
-        .contains("unfinished jobs are cancelled");
-    assertThat(browser.driver().findElement(By.id("run-state")).getText())
-        .as("opening the confirmation cancels nothing")
-        .isEqualTo("awaiting approval");
-    browser.click(By.id("run-cancel"));
-
-    browser.waitForText(By.id("run-state"), "cancelled");
-    browser.assertNoDialog();
-  }
-
   /**
    * Each job of a budgeted run reports 300 tokens and admission reserves 1000 (the devstack's
    * estimate): with a budget of 1500 the plan and the first task run, the second task's job does
