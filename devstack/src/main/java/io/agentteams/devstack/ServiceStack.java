@@ -187,6 +187,9 @@ public final class ServiceStack implements AutoCloseable {
     // One logging system serves every service in this JVM; the thread names tell them apart.
     properties.put("logging.include-application-name", false);
     SpringApplication application = service.application.get();
+    // Spring Boot names the class whose main() it finds on the stack: DevStack's, whose logger the
+    // run command's terminal shows. Each service's start-up lines are its own, for the log file.
+    application.setMainApplicationClass(service.mainClass);
     // Each service its own event loops, not the JVM-wide ones: closing one service (its restart
     // in a test) would otherwise dispose the loops every other service's server runs on.
     application.addInitializers(

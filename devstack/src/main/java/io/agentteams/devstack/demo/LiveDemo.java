@@ -36,6 +36,9 @@ public final class LiveDemo implements AutoCloseable {
   /** The owner id of the demo team. */
   public static final String OWNER = "demo";
 
+  /** How long a stop lets a demo job finish: a little more than one step of the script. */
+  static final Duration DRAIN = Duration.ofSeconds(2);
+
   /** The idempotency key of the owner's request that starts the work. */
   public static final String KICKOFF_KEY = "demo-kickoff";
 
@@ -107,7 +110,9 @@ public final class LiveDemo implements AutoCloseable {
                   TokenSupplier.refreshing(() -> owner.tokens().worker(agentId).accessToken()),
                   script.agent(member))
               .maxJobs(2)
-              .drainTimeout(Duration.ofSeconds(10))
+              // A step of the script, not the whole of it: a stop of the stack gives a job still
+              // running then back, and the next start offers it again.
+              .drainTimeout(DRAIN)
               .listener(listener)
               .start());
     }
@@ -182,7 +187,26 @@ public final class LiveDemo implements AutoCloseable {
   /** Drains the workers: their running jobs finish or go back for reconciliation. */
   @Override
   public void close() {
-    workers.forEach(AgentWorker::close);
+    // All at once: a stop of the stack waits for the slowest worker's drain, not for their sum.
+    List<Thread> closing = new ArrayList<>();
+    for (AgentWorker worker : workers) {
+      Thread thread = new Thread(worker::close, "demo-worker-close");
+      thread.start();
+      closing.add(thread);
+    }
+    boolean interrupted = false;
+    for (Thread thread : closing) {
+      while (thread.isAlive()) {
+        try {
+          thread.join();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** Tells people when a demo agent stops with a question for the owner. */

@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 
 /**
- * Every console page, in the light and the dark theme, at 390 px and 1280 px: axe-core finds no
- * serious or critical violation, and a screenshot of each is written under {@code
- * target/console-screenshots/}.
+ * Every console page (the runs page and the page of an unknown address too), in the light and the
+ * dark theme, at 390 px and 1280 px: axe-core finds no serious or critical violation, and a
+ * screenshot of each is written under {@code target/console-screenshots/}.
  */
 @RealInfrastructure
 class AccessibilityBrowserTest {
@@ -147,6 +147,10 @@ class AccessibilityBrowserTest {
     browser.waitForText(By.id("feed"), "Twelve changes");
     check("team");
 
+    browser.get(fixture.gateway + "/console/teams/" + teamId + "/runs");
+    browser.waitFor(By.id("run-form"));
+    check("runs");
+
     browser.get(fixture.gateway + "/console/attention");
     browser.waitForText(By.id("attention-items"), "Developers or operators?");
     browser.waitUntil(d -> !d.findElement(By.id("needs-you-count")).getText().isEmpty());
@@ -159,6 +163,10 @@ class AccessibilityBrowserTest {
     browser.get(fixture.gateway + "/console/operator");
     browser.waitFor(By.id("figure-slots"));
     check("operator");
+
+    browser.get(fixture.gateway + "/console/no-such-page");
+    browser.waitForText(By.tagName("h1"), "Not found");
+    check("not-found");
   }
 
   private static void check(String page) {

@@ -48,6 +48,13 @@ class RosterBrowserTest {
         d -> "live".equals(d.findElement(By.id("live-status")).getAttribute("data-state")));
     assertThat(worker("auditor")).isEqualTo("absent");
     assertThat(row("auditor")).contains("No worker connected");
+    // The fix is a link away: the agent's card, where its worker token and commands are.
+    assertThat(
+            browser
+                .driver()
+                .findElement(By.cssSelector("#member-auditor .worker-presence.absent a"))
+                .getAttribute("href"))
+        .endsWith("/console/agents#agent-auditor");
 
     ScriptedWorker auditor = new ScriptedWorker(fixture.api, token, "auditor");
     try {

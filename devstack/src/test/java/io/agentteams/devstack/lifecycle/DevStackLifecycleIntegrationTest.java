@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -37,6 +38,13 @@ import tools.jackson.databind.JsonNode;
 class DevStackLifecycleIntegrationTest {
 
   private static final Duration PATIENCE = Duration.ofSeconds(90);
+
+  /** A line of the terminal's log pattern: its time, then its level. */
+  private static final Pattern ENTRY = Pattern.compile("^\\d\\d:\\d\\d:\\d\\d[.,]\\d{3} ");
+
+  /** An entry of a warning or an error; logback's own status lines read "... |-WARN in ...". */
+  private static final Pattern COMPLAINT =
+      Pattern.compile("^\\d\\d:\\d\\d:\\d\\d[.,]\\d{3} (\\|-)?(WARN|ERROR)\\b");
 
   @TempDir static Path dir;
 
@@ -101,6 +109,9 @@ class DevStackLifecycleIntegrationTest {
 
     // Without the split, Kafka's and Spring's INFO lines ran to thousands before the banner.
     assertThat(beforeBanner.lines().count()).as(beforeBanner).isLessThan(80);
+    // Nothing but warnings and errors before the banner: no INFO line, Spring Boot's start-up
+    // lines included, and no line printed on its own.
+    assertThat(notWarningsOrErrors(beforeBanner)).as(beforeBanner).isEmpty();
     // Kafka's own lines, not a logback status line that names a Kafka logger (QuietStatusListener
     // keeps those off; a reset racing a broker thread is logback's, and no log line of Kafka's).
     String stackLines =
@@ -112,6 +123,27 @@ class DevStackLifecycleIntegrationTest {
     assertThat(output).contains("Logs:     " + logFile);
     String logged = Files.readString(logFile);
     assertThat(logged).contains("Netty started").contains("INFO");
+  }
+
+  /**
+   * The lines that are neither a warning or an error nor part of one (the lines of its stack
+   * trace), blank lines aside.
+   */
+  private static List<String> notWarningsOrErrors(String terminal) {
+    List<String> others = new ArrayList<>();
+    boolean inComplaint = false;
+    for (String line : terminal.lines().toList()) {
+      if (line.isBlank()) {
+        continue;
+      }
+      if (ENTRY.matcher(line).lookingAt()) {
+        inComplaint = COMPLAINT.matcher(line).lookingAt();
+      }
+      if (!inComplaint) {
+        others.add(line);
+      }
+    }
+    return others;
   }
 
   @Test

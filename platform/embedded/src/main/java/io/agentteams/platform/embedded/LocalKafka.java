@@ -102,6 +102,10 @@ public final class LocalKafka implements AutoCloseable {
     props.put("num.io.threads", "2");
     props.put("group.coordinator.threads", "1");
     props.put("background.threads", "2");
+    // Each partition's log is flushed and its producer state written at a stop (and recovered at a
+    // start) by this many threads. They mostly wait for the disk: with the default two, closing the
+    // logs took 1.3 s of the run command's stop on a loaded machine, with eight 0.6 s.
+    props.put("num.recovery.threads.per.data.dir", "8");
     return props;
   }
 
