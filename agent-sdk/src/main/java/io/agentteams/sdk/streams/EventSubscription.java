@@ -3,7 +3,6 @@ package io.agentteams.sdk.streams;
 import io.agentteams.sdk.internal.ApiPath;
 import io.agentteams.sdk.internal.Backoff;
 import io.agentteams.sdk.internal.HttpTransport;
-import io.agentteams.sdk.internal.SseReader;
 import io.agentteams.sdk.problem.AgentTeamsException;
 import java.io.IOException;
 import java.io.InputStream;

@@ -9,13 +9,14 @@ import io.agentteams.platform.roster.Rosters;
 import io.agentteams.platform.test.Database;
 import io.agentteams.platform.test.TestInfrastructure;
 import io.agentteams.scheduler.SchedulerApplication;
-import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.admission.application.AdmissionLoop;
 import io.agentteams.scheduler.admission.domain.Fairness;
 import io.agentteams.scheduler.admission.persistence.AdmissionStore;
+import io.agentteams.scheduler.budget.BudgetProperties;
 import io.agentteams.scheduler.budget.domain.Budget;
 import io.agentteams.scheduler.budget.domain.Scope;
-import io.agentteams.scheduler.budget.persistence.LedgerStore;
+import io.agentteams.scheduler.budget.domain.Usage;
+import io.agentteams.scheduler.budget.persistence.BudgetStore;
 import io.agentteams.scheduler.dispatch.application.DispatchPort;
 import io.agentteams.scheduler.dispatch.application.PullStreams;
 import io.agentteams.scheduler.dispatch.domain.AgentKey;
@@ -25,7 +26,6 @@ import io.agentteams.scheduler.job.application.JobRequests;
 import io.agentteams.scheduler.job.domain.InputKind;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.Question;
-import io.agentteams.scheduler.job.domain.Usage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -122,7 +122,7 @@ public final class AdmissionBenchmark {
   private final KafkaTemplate<Object, Object> kafka;
   private final EventCodec codec;
   private final Rosters rosters;
-  private final LedgerStore ledger;
+  private final BudgetStore ledger;
   private final long estimateTokens;
 
   @SuppressWarnings("unchecked")
@@ -137,8 +137,8 @@ public final class AdmissionBenchmark {
     this.kafka = app.getBean(KafkaTemplate.class);
     this.codec = app.getBean(EventCodec.class);
     this.rosters = app.getBean(Rosters.class);
-    this.ledger = app.getBean(LedgerStore.class);
-    this.estimateTokens = app.getBean(SchedulerProperties.class).budget().estimate().tokens();
+    this.ledger = app.getBean(BudgetStore.class);
+    this.estimateTokens = app.getBean(BudgetProperties.class).estimate().tokens();
   }
 
   public static void main(String[] args) throws Exception {

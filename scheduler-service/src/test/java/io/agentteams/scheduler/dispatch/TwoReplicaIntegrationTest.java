@@ -7,8 +7,8 @@ import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.identity.CallerTokens;
 import io.agentteams.platform.test.Database;
 import io.agentteams.platform.test.TestInfrastructure;
-import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.SchedulerServiceTest;
+import io.agentteams.scheduler.budget.BudgetProperties;
 import io.agentteams.scheduler.support.ReplicaProcess;
 import io.agentteams.scheduler.support.SchedulerIntegrationTest;
 import io.agentteams.scheduler.support.Teams;
@@ -61,7 +61,7 @@ class TwoReplicaIntegrationTest extends SchedulerIntegrationTest {
   private static final ParameterizedTypeReference<ServerSentEvent<Map<String, Object>>> EVENTS =
       new ParameterizedTypeReference<>() {};
 
-  @Autowired private SchedulerProperties properties;
+  @Autowired private BudgetProperties budgets;
 
   private Database database;
   private ReplicaProcess other;
@@ -277,7 +277,7 @@ class TwoReplicaIntegrationTest extends SchedulerIntegrationTest {
    */
   @Test
   void concurrentRequestsAcrossBothReplicasNeverReserveOrSpendPastTheTeamBudget() throws Exception {
-    long estimate = properties.budget().estimate().tokens();
+    long estimate = budgets.estimate().tokens();
     long limit = 10 * estimate;
     String owner = unique("pia");
     int members = 8;

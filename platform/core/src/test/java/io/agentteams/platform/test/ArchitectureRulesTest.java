@@ -5,6 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import io.agentteams.archfixture.budget.CyclicLedger;
+import io.agentteams.archfixture.budget.PortedLedger;
+import io.agentteams.archfixture.job.CyclicJobs;
+import io.agentteams.archfixture.job.FixtureJob;
+import io.agentteams.archfixture.job.JobSpending;
+import io.agentteams.archfixture.job.PortedJobs;
 import io.agentteams.archfixture.team.application.MadeUpGrant;
 import io.agentteams.archfixture.team.application.OwnAccessCheck;
 import io.agentteams.archfixture.team.client.WireClient;
@@ -12,6 +18,7 @@ import io.agentteams.archfixture.team.domain.FixtureProblems;
 import io.agentteams.archfixture.team.domain.HttpFlavouredRule;
 import io.agentteams.archfixture.team.domain.InlineFailure;
 import io.agentteams.archfixture.team.domain.NamedRule;
+import io.agentteams.archfixture.team.planning.WirePlanner;
 import io.agentteams.archfixture.team.runtime.WirePusher;
 import io.agentteams.platform.access.TeamAccess;
 import org.junit.jupiter.api.Test;
@@ -97,6 +104,33 @@ class ArchitectureRulesTest {
   @Test
   void httpSpokenInAnAdapterPackageKeepsTheWireRule() {
     assertThatCode(() -> ArchitectureRules.onlyAdaptersSpeakTheWire.check(of(WireClient.class)))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void springWebUsedInAPlanningPackageBreaksTheWireRule() {
+    assertThatThrownBy(
+            () -> ArchitectureRules.onlyAdaptersSpeakTheWire.check(of(WirePlanner.class)))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("WirePlanner")
+        .hasMessageContaining("UriComponentsBuilder");
+  }
+
+  @Test
+  void twoCapabilitiesThatCallEachOtherBreakTheCycleRule() {
+    JavaClasses tangled = of(CyclicJobs.class, FixtureJob.class, CyclicLedger.class);
+    assertThatThrownBy(() -> ArchitectureRules.capabilitiesAreFreeOfCycles.check(tangled))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("archfixture.job")
+        .hasMessageContaining("archfixture.budget")
+        .hasMessageContaining("CyclicLedger");
+  }
+
+  @Test
+  void aCapabilityThatCallsThroughItsOwnPortKeepsTheCycleRule() {
+    JavaClasses ported =
+        of(PortedJobs.class, JobSpending.class, FixtureJob.class, PortedLedger.class);
+    assertThatCode(() -> ArchitectureRules.capabilitiesAreFreeOfCycles.check(ported))
         .doesNotThrowAnyException();
   }
 }

@@ -7,6 +7,7 @@ import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nam
 import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -108,6 +109,23 @@ public final class ArchitectureRules {
           .dependOnClassesThat()
           .resideInAnyPackage(WIRE_PACKAGES)
           .because("capabilities decide; adapters translate to and from the wire")
+          .allowEmptyShould(true);
+
+  /**
+   * Inside a module, its capabilities ({@code io.agentteams.scheduler.job}, {@code
+   * ...scheduler.budget}, {@code ...team.agents}) depend on each other one way only: a capability
+   * that must call one that already knows it does so through a port it owns (an interface the other
+   * implements) or an event, never by reaching back. The module's root package (its application and
+   * wiring) belongs to no capability.
+   */
+  @ArchTest
+  public static final ArchRule capabilitiesAreFreeOfCycles =
+      slices()
+          .matching("io.agentteams.(*).(*)..")
+          .namingSlices("$1.$2")
+          .should()
+          .beFreeOfCycles()
+          .because("an arrow back up between capabilities makes two of them one tangle")
           .allowEmptyShould(true);
 
   /** A service never uses another service's code; it learns from events or calls the API. */

@@ -3,7 +3,7 @@ package io.agentteams.scheduler.a2a.client;
 import io.agentteams.scheduler.a2a.domain.AgentCard;
 import io.agentteams.scheduler.a2a.domain.TaskSnapshot;
 import io.agentteams.scheduler.a2a.domain.TaskState;
-import io.agentteams.scheduler.job.domain.Usage;
+import io.agentteams.scheduler.budget.domain.Usage;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.agentteams.scheduler.a2a.domain;
 
-import io.agentteams.scheduler.job.domain.Usage;
+import io.agentteams.scheduler.budget.domain.Usage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -1,6 +1,7 @@
 package io.agentteams.scheduler.admission.application;
 
 import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.admission.AdmissionProperties;
 import io.agentteams.scheduler.admission.domain.AdmissionPlan;
 import io.agentteams.scheduler.admission.domain.AdmissionPolicy;
 import io.agentteams.scheduler.admission.domain.Candidate;
@@ -65,7 +66,7 @@ public class AdmissionLoop implements SmartLifecycle {
   private final JobEvents events;
   private final TransactionalOperator transactions;
   private final DatabaseSignals signals;
-  private final SchedulerProperties.Admission properties;
+  private final AdmissionProperties properties;
   private final AdmissionPolicy policy;
   private final Spending spending;
   private final String replica;
@@ -86,7 +87,8 @@ public class AdmissionLoop implements SmartLifecycle {
       TransactionalOperator transactions,
       DatabaseSignals signals,
       Spending spending,
-      SchedulerProperties properties,
+      AdmissionProperties properties,
+      SchedulerProperties scheduler,
       Clock clock,
       MeterRegistry meters) {
     this.store = store;
@@ -94,12 +96,10 @@ public class AdmissionLoop implements SmartLifecycle {
     this.events = events;
     this.transactions = transactions;
     this.signals = signals;
-    this.properties = properties.admission();
-    this.policy =
-        new AdmissionPolicy(
-            properties.admission().weights(), properties.admission().ownerCeiling());
+    this.properties = properties;
+    this.policy = new AdmissionPolicy(properties.weights(), properties.ownerCeiling());
     this.spending = spending;
-    this.replica = properties.replicaId();
+    this.replica = scheduler.replicaId();
     this.clock = clock;
     this.admissionWait =
         Timer.builder("agentteams.scheduler.admission.wait")
@@ -220,7 +220,7 @@ public class AdmissionLoop implements SmartLifecycle {
       AdmissionStore.Control control, AdmissionPlan plan, Selection selection, Instant now) {
     List<Job> planned = plan.admitted().stream().map(c -> selection.locked.get(c.jobId())).toList();
     return spending
-        .reserve(planned, selection.accounts, now)
+        .reserve(planned.stream().map(Job::spender).toList(), selection.accounts, now)
         .flatMap(
             reservations -> {
               List<Job> admitted = new ArrayList<>();

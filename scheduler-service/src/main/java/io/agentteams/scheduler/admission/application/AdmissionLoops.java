@@ -2,7 +2,8 @@ package io.agentteams.scheduler.admission.application;
 
 import io.agentteams.platform.loop.PeriodicLoop;
 import io.agentteams.platform.loop.PeriodicLoops;
-import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.admission.AdmissionProperties;
+import io.agentteams.scheduler.budget.application.LedgerMetrics;
 import java.time.Duration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -19,10 +20,24 @@ public class AdmissionLoops {
    */
   @Bean
   PeriodicLoop admissionMetricsLoop(
-      PeriodicLoops loops, AdmissionMetrics metrics, SchedulerProperties properties) {
+      PeriodicLoops loops, AdmissionMetrics metrics, AdmissionProperties properties) {
     return loops
         .named("admission-metrics")
-        .every(properties.admission().metricsInterval())
+        .every(properties.metricsInterval())
+        .firstAfter(Duration.ZERO)
+        .running(metrics::refresh);
+  }
+
+  /**
+   * The ledger's reservations outstanding every {@code metrics-interval}, at start too: admission
+   * makes the reservations, so they are measured beside its own figures.
+   */
+  @Bean
+  PeriodicLoop ledgerMetricsLoop(
+      PeriodicLoops loops, LedgerMetrics metrics, AdmissionProperties properties) {
+    return loops
+        .named("ledger-metrics")
+        .every(properties.metricsInterval())
         .firstAfter(Duration.ZERO)
         .running(metrics::refresh);
   }

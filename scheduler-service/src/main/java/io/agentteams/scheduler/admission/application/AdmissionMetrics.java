@@ -1,6 +1,6 @@
 package io.agentteams.scheduler.admission.application;
 
-import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.admission.AdmissionProperties;
 import io.agentteams.scheduler.admission.domain.Fairness;
 import io.agentteams.scheduler.admission.domain.OwnerWeights;
 import io.agentteams.scheduler.admission.persistence.AdmissionStore;
@@ -24,7 +24,7 @@ import reactor.core.publisher.Mono;
 public class AdmissionMetrics {
 
   private final AdmissionStore store;
-  private final SchedulerProperties.Admission properties;
+  private final AdmissionProperties properties;
   private final OwnerWeights weights;
   private final Clock clock;
   private final AtomicReference<Backlog> backlog = new AtomicReference<>(new Backlog(0, 0, 0));
@@ -34,10 +34,10 @@ public class AdmissionMetrics {
       new AtomicReference<>(new AdmissionStore.Waiting(0, 0, 0, 0, 0));
 
   public AdmissionMetrics(
-      AdmissionStore store, SchedulerProperties properties, Clock clock, MeterRegistry meters) {
+      AdmissionStore store, AdmissionProperties properties, Clock clock, MeterRegistry meters) {
     this.store = store;
-    this.properties = properties.admission();
-    this.weights = properties.admission().weights();
+    this.properties = properties;
+    this.weights = properties.weights();
     this.clock = clock;
     Gauge.builder("agentteams.scheduler.queue.depth", backlog, b -> b.get().queued())
         .description("Queued jobs across the deployment")

@@ -3,7 +3,7 @@ package io.agentteams.scheduler.budget.application;
 import io.agentteams.platform.access.AccessPolicy;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.roster.RosterAccess;
-import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.budget.BudgetProperties;
 import io.agentteams.scheduler.budget.domain.Balance;
 import io.agentteams.scheduler.budget.domain.Budget;
 import io.agentteams.scheduler.budget.domain.BudgetProblems;
@@ -11,7 +11,9 @@ import io.agentteams.scheduler.budget.domain.DaySpend;
 import io.agentteams.scheduler.budget.domain.ModelSpend;
 import io.agentteams.scheduler.budget.domain.Scope;
 import io.agentteams.scheduler.budget.domain.TeamTotal;
+import io.agentteams.scheduler.budget.persistence.BudgetStore;
 import io.agentteams.scheduler.budget.persistence.LedgerStore;
+import io.agentteams.scheduler.budget.persistence.SpendStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -55,7 +57,7 @@ public class Budgets {
       String currency,
       Balance owner,
       Balance team,
-      List<LedgerStore.Row> rows,
+      List<SpendStore.Row> rows,
       Map<Scope, List<ModelSpend>> byModel,
       List<DaySpend> daily) {
 
@@ -81,14 +83,23 @@ public class Budgets {
 
   private final RosterAccess access;
   private final LedgerStore store;
-  private final SchedulerProperties.Budget settings;
+  private final BudgetStore budgets;
+  private final SpendStore spend;
+  private final BudgetProperties settings;
   private final Clock clock;
 
   public Budgets(
-      RosterAccess access, LedgerStore store, SchedulerProperties properties, Clock clock) {
+      RosterAccess access,
+      LedgerStore store,
+      BudgetStore budgets,
+      SpendStore spend,
+      BudgetProperties properties,
+      Clock clock) {
     this.access = access;
     this.store = store;
-    this.settings = properties.budget();
+    this.budgets = budgets;
+    this.spend = spend;
+    this.settings = properties;
     this.clock = clock;
   }
 
@@ -100,10 +111,10 @@ public class Budgets {
         .check(owner, teamId, OWNING)
         .flatMap(
             grant ->
-                store
+                budgets
                     .setBudget(team, grant.ownerId(), budget, null, now)
                     .then(balance(team, now))
-                    .zipWith(store.byModel(List.of(team), settings.modelsShown()))
+                    .zipWith(spend.byModel(List.of(team), settings.modelsShown()))
                     .map(
                         found ->
                             new Line(found.getT1(), found.getT2().getOrDefault(team, List.of()))));
@@ -117,7 +128,7 @@ public class Budgets {
     }
     Instant now = clock.instant();
     Scope scope = Scope.owner(owner.ownerId());
-    return store.setBudget(scope, owner.ownerId(), budget, currency, now).then(ownerSpend(owner));
+    return budgets.setBudget(scope, owner.ownerId(), budget, currency, now).then(ownerSpend(owner));
   }
 
   /** The owner's balance and currency. */
@@ -127,8 +138,8 @@ public class Budgets {
     return Mono.zip(
             currency(owner.ownerId()),
             balance(scope, now),
-            store.byModel(List.of(scope), settings.modelsShown()),
-            store.teamTotals(owner.ownerId()).collectList(),
+            spend.byModel(List.of(scope), settings.modelsShown()),
+            spend.teamTotals(owner.ownerId()).collectList(),
             daily(owner.ownerId(), null, now))
         .map(
             found ->
@@ -155,7 +166,7 @@ public class Budgets {
                     .zipWith(currency(grant.ownerId()))
                     .flatMap(
                         found ->
-                            store
+                            spend
                                 .teamRows(teamId, settings::defaults, MAX_ROWS)
                                 .filter(row -> row.balance().scope().kind() != Scope.Kind.TEAM)
                                 .collectList()
@@ -168,7 +179,7 @@ public class Budgets {
                                       scopes.add(ownerScope);
                                       scopes.add(teamScope);
                                       rows.forEach(r -> scopes.add(r.balance().scope()));
-                                      return store
+                                      return spend
                                           .byModel(scopes, settings.modelsShown())
                                           .zipWith(daily(grant.ownerId(), teamId, now))
                                           .map(
@@ -188,7 +199,7 @@ public class Budgets {
     LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
     int days = settings.trendDays();
     Instant since = today.minusDays(days - 1L).atStartOfDay(ZoneOffset.UTC).toInstant();
-    return store
+    return spend
         .daily(ownerId, teamId, since)
         .collectList()
         .map(found -> DaySpend.lastDays(found, today, days));
@@ -199,7 +210,7 @@ public class Budgets {
   }
 
   private Mono<String> currency(String ownerId) {
-    return store
+    return budgets
         .budget(Scope.owner(ownerId))
         .map(row -> row.currency() == null ? settings.currency() : row.currency());
   }

@@ -1,32 +1,28 @@
 package io.agentteams.scheduler.budget.application;
 
-import io.agentteams.platform.loop.PeriodicLoop;
-import io.agentteams.platform.loop.PeriodicLoops;
-import io.agentteams.scheduler.SchedulerProperties;
-import io.agentteams.scheduler.budget.persistence.LedgerStore;
+import io.agentteams.scheduler.budget.persistence.SpendStore;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
+import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
 /**
  * The reservations outstanding across the deployment, for operators: jobs holding a reservation and
  * what they hold. Read from the database, so every replica reports the same figures; the {@code
- * ledger-metrics} loop refreshes them. A hold that outlives its job would show here as a
+ * ledger-metrics} loop refreshes them, at admission's measuring interval ({@code AdmissionLoops},
+ * since admission makes the reservations). A hold that outlives its job would show here as a
  * reservation no running job explains.
  */
-@Configuration(proxyBeanMethods = false)
+@Component
 public class LedgerMetrics {
 
-  private final LedgerStore store;
+  private final SpendStore store;
   private final AtomicLong jobs = new AtomicLong();
   private final AtomicLong tokens = new AtomicLong();
   private final AtomicLong cost = new AtomicLong();
 
-  LedgerMetrics(LedgerStore store, MeterRegistry meters) {
+  LedgerMetrics(SpendStore store, MeterRegistry meters) {
     this.store = store;
     Gauge.builder("agentteams.scheduler.budget.reserved.jobs", jobs, AtomicLong::get)
         .description("Jobs holding a budget reservation (admitted and not yet settled)")
@@ -40,7 +36,7 @@ public class LedgerMetrics {
   }
 
   /** Measures once. */
-  Mono<Void> refresh() {
+  public Mono<Void> refresh() {
     return store
         .outstanding()
         .doOnNext(
@@ -50,15 +46,5 @@ public class LedgerMetrics {
               cost.set(figures[2]);
             })
         .then();
-  }
-
-  /** Reservations outstanding every {@code metrics-interval}. */
-  @Bean
-  PeriodicLoop ledgerMetricsLoop(PeriodicLoops loops, SchedulerProperties properties) {
-    return loops
-        .named("ledger-metrics")
-        .every(properties.admission().metricsInterval())
-        .firstAfter(Duration.ZERO)
-        .running(this::refresh);
   }
 }

@@ -1,6 +1,6 @@
 package io.agentteams.scheduler.budget.application;
 
-import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.budget.BudgetProperties;
 import io.agentteams.scheduler.budget.domain.Balance;
 import io.agentteams.scheduler.budget.domain.Budget;
 import io.agentteams.scheduler.budget.domain.BudgetExceeded;
@@ -8,12 +8,13 @@ import io.agentteams.scheduler.budget.domain.BudgetProblems;
 import io.agentteams.scheduler.budget.domain.Ledger;
 import io.agentteams.scheduler.budget.domain.ModelSpend;
 import io.agentteams.scheduler.budget.domain.Scope;
+import io.agentteams.scheduler.budget.domain.Spender;
+import io.agentteams.scheduler.budget.domain.Usage;
+import io.agentteams.scheduler.budget.persistence.BudgetStore;
 import io.agentteams.scheduler.budget.persistence.LedgerStore;
 import io.agentteams.scheduler.budget.persistence.LedgerStore.Holder;
 import io.agentteams.scheduler.budget.persistence.LedgerStore.JobAccount;
-import io.agentteams.scheduler.job.domain.Job;
-import io.agentteams.scheduler.job.domain.JobKind;
-import io.agentteams.scheduler.job.domain.Usage;
+import io.agentteams.scheduler.budget.persistence.SpendStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
@@ -57,14 +58,23 @@ public class Spending {
       Usage hold) {}
 
   private final LedgerStore store;
-  private final SchedulerProperties.Budget settings;
+  private final BudgetStore budgets;
+  private final SpendStore spend;
+  private final BudgetProperties settings;
   private final Counter spentTokens;
   private final Counter spentCost;
   private final Counter stops;
 
-  public Spending(LedgerStore store, SchedulerProperties properties, MeterRegistry meters) {
+  public Spending(
+      LedgerStore store,
+      BudgetStore budgets,
+      SpendStore spend,
+      BudgetProperties properties,
+      MeterRegistry meters) {
     this.store = store;
-    this.settings = properties.budget();
+    this.budgets = budgets;
+    this.spend = spend;
+    this.settings = properties;
     this.spentTokens =
         Counter.builder("agentteams.scheduler.spend.tokens")
             .description("Tokens settled into the ledger")
@@ -79,19 +89,6 @@ public class Spending {
             .register(meters);
   }
 
-  /** The scopes a job counts against. */
-  public static List<Scope> scopes(Job job, @Nullable UUID runId) {
-    List<Scope> scopes = new ArrayList<>(5);
-    scopes.add(Scope.owner(job.spec().ownerId()));
-    scopes.add(Scope.team(job.spec().teamId()));
-    scopes.add(Scope.member(job.spec().teamId(), job.spec().target().name()));
-    scopes.add(Scope.chain(job.spec().chainId()));
-    if (runId != null) {
-      scopes.add(Scope.run(runId));
-    }
-    return scopes;
-  }
-
   /**
    * Reserves the estimate of every job an admission pass is about to admit on the scopes it counts
    * against that have a budget (set, or the deployment's default), under row locks it takes without
@@ -103,15 +100,16 @@ public class Spending {
    *
    * @param accounts what the ledger knows of each job, read as the pass locked the job's row
    */
-  public Mono<Reservations> reserve(List<Job> jobs, Map<UUID, JobAccount> accounts, Instant now) {
+  public Mono<Reservations> reserve(
+      List<Spender> jobs, Map<UUID, JobAccount> accounts, Instant now) {
     Map<UUID, List<Scope>> scopesOf = new LinkedHashMap<>();
     Map<Scope, Holder> holders = new LinkedHashMap<>();
-    for (Job job : jobs) {
-      JobAccount account = accounts.get(job.id());
+    for (Spender job : jobs) {
+      JobAccount account = accounts.get(job.jobId());
       boolean holds = account != null && !account.hold().none();
-      if (!holds && job.spec().kind() != JobKind.RECEIPT) {
-        List<Scope> scopes = scopes(job, account == null ? null : account.runId());
-        scopesOf.put(job.id(), scopes);
+      if (!holds && !job.receipt()) {
+        List<Scope> scopes = job.scopes(account == null ? null : account.runId());
+        scopesOf.put(job.jobId(), scopes);
         scopes.forEach(s -> holders.putIfAbsent(s, holder(job)));
       }
     }
@@ -124,13 +122,16 @@ public class Spending {
   }
 
   private Mono<Reservations> reserveLocked(
-      List<Job> jobs, Map<UUID, List<Scope>> scopesOf, LedgerStore.Budgeted found, Instant now) {
+      List<Spender> jobs,
+      Map<UUID, List<Scope>> scopesOf,
+      LedgerStore.Budgeted found,
+      Instant now) {
     Ledger ledger = new Ledger(found.locked().values());
     Map<UUID, BudgetExceeded> refused = new LinkedHashMap<>();
     Set<UUID> busy = new HashSet<>();
     Map<UUID, List<Scope>> holding = new LinkedHashMap<>();
-    for (Job job : jobs) {
-      List<Scope> scopes = scopesOf.get(job.id());
+    for (Spender job : jobs) {
+      List<Scope> scopes = scopesOf.get(job.jobId());
       if (scopes == null) {
         continue;
       }
@@ -139,14 +140,14 @@ public class Spending {
         continue;
       }
       if (!found.locked().keySet().containsAll(budgeted)) {
-        busy.add(job.id());
+        busy.add(job.jobId());
         continue;
       }
       Optional<BudgetExceeded> refusal = ledger.reserve(budgeted, settings.estimate(), now);
       if (refusal.isPresent()) {
-        refused.put(job.id(), refusal.get());
+        refused.put(job.jobId(), refusal.get());
       } else {
-        holding.put(job.id(), budgeted);
+        holding.put(job.jobId(), budgeted);
       }
     }
     stops.increment(refused.size());
@@ -169,16 +170,16 @@ public class Spending {
    * job's hold (as admission would have reserved it), then the growth; either not fitting stops the
    * job. Fail closed: a job never runs on past a budget because it was admitted before it.
    */
-  public Mono<Optional<BudgetExceeded>> reported(Job job, Instant now) {
+  public Mono<Optional<BudgetExceeded>> reported(Spender job, Instant now) {
     return store
-        .accounts(List.of(job.id()))
+        .accounts(List.of(job.jobId()))
         .flatMap(
             accounts -> {
-              JobAccount account = accounts.get(job.id());
+              JobAccount account = accounts.get(job.jobId());
               if (account == null || account.settled()) {
                 return Mono.just(Optional.<BudgetExceeded>empty());
               }
-              List<Scope> all = scopes(job, account.runId());
+              List<Scope> all = job.scopes(account.runId());
               return store
                   .budgeted(all)
                   .flatMap(
@@ -201,7 +202,7 @@ public class Spending {
   }
 
   private Mono<Optional<BudgetExceeded>> grow(
-      Job job,
+      Spender job,
       JobAccount account,
       List<Scope> joining,
       List<Scope> holding,
@@ -220,15 +221,15 @@ public class Spending {
     if (stopped.isPresent()) {
       // Nothing of this report is written: the job is stopped and settles from its old hold.
       stops.increment();
-      return store.stopped(job.id(), stopped.get().budget()).thenReturn(stopped);
+      return store.stopped(job.jobId(), stopped.get().budget()).thenReturn(stopped);
     }
     Usage hold = growth.hold();
     return store
         .write(ledger.touched(), now)
         .then(
             joining.isEmpty()
-                ? store.hold(job.id(), hold, false)
-                : store.holdAll(Map.of(job.id(), holding), hold))
+                ? store.hold(job.jobId(), hold, false)
+                : store.holdAll(Map.of(job.jobId(), holding), hold))
         .thenReturn(Optional.<BudgetExceeded>empty());
   }
 
@@ -237,19 +238,19 @@ public class Spending {
    * and to each scope's spend with the job's model, in the same transaction. A job that was never
    * admitted and used nothing has nothing to settle.
    */
-  public Mono<Void> settle(Job job, Instant now) {
+  public Mono<Void> settle(Spender job, Instant now) {
     if (job.admissions() == 0 && job.usage().none()) {
       return Mono.empty();
     }
     return store
-        .accounts(List.of(job.id()))
+        .accounts(List.of(job.jobId()))
         .flatMap(
             accounts -> {
-              JobAccount account = accounts.get(job.id());
+              JobAccount account = accounts.get(job.jobId());
               if (account == null || account.settled()) {
                 return Mono.empty();
               }
-              List<Scope> scopes = scopes(job, account.runId());
+              List<Scope> scopes = job.scopes(account.runId());
               return lockAll(job, scopes, now)
                   .flatMap(
                       locked -> {
@@ -263,10 +264,10 @@ public class Spending {
                                 store.addByModel(
                                     // A receipt returns an answer already paid for: it is no
                                     // model's job unless it reported usage of its own.
-                                    job.spec().kind() == JobKind.RECEIPT && job.usage().none()
+                                    job.receipt() && job.usage().none()
                                         ? List.of()
                                         : ledger.settledByModel()))
-                            .then(store.hold(job.id(), Usage.NONE, true));
+                            .then(store.hold(job.jobId(), Usage.NONE, true));
                       });
             });
   }
@@ -317,10 +318,10 @@ public class Spending {
    */
   public Mono<Void> hop(UUID chainId, UUID teamId) {
     Scope chain = Scope.chain(chainId);
-    return store
+    return budgets
         .budget(chain)
         .map(row -> row.budget().orElse(settings.defaults(Scope.Kind.CHAIN)))
-        .zipWith(store.chainHops(chainId))
+        .zipWith(budgets.chainHops(chainId))
         .flatMap(
             found -> {
               Budget budget = found.getT1();
@@ -330,7 +331,7 @@ public class Spending {
                 return Mono.error(
                     BudgetProblems.exceeded(chain, "hops", budget.maxHops(), hops, 0, 1));
               }
-              return store.addHop(chainId, teamId);
+              return budgets.addHop(chainId, teamId);
             });
   }
 
@@ -341,7 +342,7 @@ public class Spending {
 
   /** A scope's spend per model, most tokens first (bounded, the rest summed as {@code other}). */
   public Mono<List<ModelSpend>> byModel(Scope scope) {
-    return store
+    return spend
         .byModel(List.of(scope), settings.modelsShown())
         .map(found -> found.getOrDefault(scope, List.of()));
   }
@@ -349,14 +350,14 @@ public class Spending {
   /** Sets the budget of a run as it starts. */
   public Mono<Void> budgetRun(UUID runId, String ownerId, Budget budget, Instant now) {
     return budget.any()
-        ? store.setBudget(Scope.run(runId), ownerId, budget, null, now)
+        ? budgets.setBudget(Scope.run(runId), ownerId, budget, null, now)
         : Mono.empty();
   }
 
   /** Sets the budget of a chain a request starts. */
   public Mono<Void> budgetChain(UUID chainId, String ownerId, Budget budget, Instant now) {
     return budget.any()
-        ? store.setBudget(Scope.chain(chainId), ownerId, budget, null, now)
+        ? budgets.setBudget(Scope.chain(chainId), ownerId, budget, null, now)
         : Mono.empty();
   }
 
@@ -365,15 +366,13 @@ public class Spending {
    * a job transition and an admission pass follows: job, team key, ledger rows), then the rows in
    * scope order.
    */
-  private Mono<Map<Scope, Balance>> lockAll(Job job, List<Scope> scopes, Instant now) {
+  private Mono<Map<Scope, Balance>> lockAll(Spender job, List<Scope> scopes, Instant now) {
     Map<Scope, Holder> holders = new LinkedHashMap<>();
     scopes.forEach(s -> holders.put(s, holder(job)));
-    return store
-        .lockTeamKey(job.spec().teamId())
-        .then(store.lock(holders, settings::defaults, now));
+    return store.lockTeamKey(job.teamId()).then(store.lock(holders, settings::defaults, now));
   }
 
-  private static Holder holder(Job job) {
-    return new Holder(job.spec().ownerId(), job.spec().teamId());
+  private static Holder holder(Spender job) {
+    return new Holder(job.ownerId(), job.teamId());
   }
 }

@@ -7,6 +7,16 @@ public final class BudgetProblems {
 
   private BudgetProblems() {}
 
+  /** A report's model that is not a bounded printable name; names the field. */
+  public static DomainFailure invalidModel(int maxLength) {
+    return DomainFailure.invalid(
+        "invalid-model",
+        "usage.model is a printable name of at most "
+            + maxLength
+            + " characters, without control characters",
+        java.util.Map.of("field", "usage.model", "max_length", maxLength));
+  }
+
   /** A budget with a negative limit. */
   public static DomainFailure negative() {
     return DomainFailure.invalid("invalid-budget", "a budget cannot be negative");

@@ -1,6 +1,5 @@
 package io.agentteams.scheduler.budget.domain;
 
-import io.agentteams.scheduler.job.domain.Usage;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 

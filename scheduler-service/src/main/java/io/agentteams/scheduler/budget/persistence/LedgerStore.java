@@ -3,19 +3,13 @@ package io.agentteams.scheduler.budget.persistence;
 import io.agentteams.platform.outbox.Outbox;
 import io.agentteams.scheduler.budget.domain.Balance;
 import io.agentteams.scheduler.budget.domain.Budget;
-import io.agentteams.scheduler.budget.domain.DaySpend;
 import io.agentteams.scheduler.budget.domain.Ledger;
-import io.agentteams.scheduler.budget.domain.ModelSpend;
 import io.agentteams.scheduler.budget.domain.Scope;
-import io.agentteams.scheduler.budget.domain.TeamTotal;
-import io.agentteams.scheduler.job.domain.Usage;
-import io.agentteams.scheduler.job.persistence.JobStore;
+import io.agentteams.scheduler.budget.domain.Usage;
 import io.r2dbc.spi.Readable;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
+import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
@@ -29,12 +23,12 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * The ledger in Postgres: one balance row per scope, locked in scope order by whoever changes it,
- * the hold each job carries, and the budgets owners set.
+ * and the hold each job carries. The budgets set on scopes are kept by {@link BudgetStore}; what
+ * the spend views read, by {@link SpendStore}.
  */
 @Repository
 public class LedgerStore {
@@ -51,17 +45,8 @@ public class LedgerStore {
   public record JobAccount(
       UUID jobId, @Nullable UUID runId, Usage hold, List<Scope> heldOn, boolean settled) {}
 
-  /** A budget an owner set, with the owner's currency on an owner's budget. */
-  public record BudgetRow(Budget budget, @Nullable String currency) {}
-
   /** Whose a scope is: its owner and the team it belongs to (for an owner: any of its teams). */
   public record Holder(String ownerId, UUID teamId) {}
-
-  /** A balance row as a spend view reads it, with its team. */
-  public record Row(Balance balance, @Nullable UUID teamId) {}
-
-  /** The name the models past a view's bound are summed under. */
-  public static final String OTHER_MODELS = "other";
 
   private static final String LOCK =
       """
@@ -208,7 +193,7 @@ public class LedgerStore {
             .bind("ids", ids)
             .bind("owners", owners)
             .bind("teams", teams)
-            .bind("now", JobStore.utc(now))
+            .bind("now", utc(now))
             .fetch()
             .rowsUpdated();
     return create.then(
@@ -259,7 +244,7 @@ public class LedgerStore {
             "teams",
             sorted.stream().map(s -> scopes.get(s).teamId().toString()).toArray(String[]::new))
         .bind("defaulted", defaulted)
-        .bind("now", JobStore.utc(now))
+        .bind("now", utc(now))
         .map(
             row ->
                 new Found(
@@ -325,7 +310,7 @@ public class LedgerStore {
         .bind("so", balances.stream().map(b -> b.spent().outputTokens()).toArray(Long[]::new))
         .bind("rt", balances.stream().map(b -> b.reserved().tokens()).toArray(Long[]::new))
         .bind("rc", balances.stream().map(b -> b.reserved().costUnits()).toArray(Long[]::new))
-        .bind("now", JobStore.utc(now))
+        .bind("now", utc(now))
         .fetch()
         .rowsUpdated()
         .then();
@@ -431,63 +416,6 @@ public class LedgerStore {
         .then();
   }
 
-  /**
-   * The scopes' spend per model, each scope's models by most tokens first, at most {@code perScope}
-   * of them (the rest are summed under {@link #OTHER_MODELS}).
-   */
-  public Mono<Map<Scope, List<ModelSpend>>> byModel(Collection<Scope> scopes, int perScope) {
-    if (scopes.isEmpty()) {
-      return Mono.just(Map.of());
-    }
-    List<Scope> list = scopes.stream().distinct().toList();
-    return db.sql(
-            """
-            SELECT m.scope, m.scope_id, m.model, m.input_tokens, m.output_tokens, m.tokens,
-                   m.cost, m.jobs
-            FROM ledger_model m
-            JOIN unnest(:kinds::text[], :ids::text[]) AS s(scope, scope_id)
-              ON m.scope = s.scope AND m.scope_id = s.scope_id
-            ORDER BY m.scope, m.scope_id, m.tokens DESC, m.model
-            """)
-        .bind("kinds", list.stream().map(s -> s.kind().wire()).toArray(String[]::new))
-        .bind("ids", list.stream().map(Scope::id).toArray(String[]::new))
-        .map(
-            row ->
-                Map.entry(
-                    new Scope(
-                        Scope.Kind.fromWire(row.get("scope", String.class)),
-                        row.get("scope_id", String.class)),
-                    new ModelSpend(
-                        row.get("model", String.class),
-                        row.get("input_tokens", Long.class),
-                        row.get("output_tokens", Long.class),
-                        row.get("tokens", Long.class),
-                        row.get("cost", Long.class),
-                        row.get("jobs", Long.class))))
-        .all()
-        .collectMultimap(Map.Entry::getKey, Map.Entry::getValue)
-        .map(
-            found -> {
-              Map<Scope, List<ModelSpend>> bounded = new HashMap<>();
-              found.forEach((scope, models) -> bounded.put(scope, bounded(models, perScope)));
-              return bounded;
-            });
-  }
-
-  private static List<ModelSpend> bounded(Collection<ModelSpend> models, int perScope) {
-    List<ModelSpend> sorted = List.copyOf(models);
-    if (sorted.size() <= perScope) {
-      return sorted;
-    }
-    List<ModelSpend> shown = new ArrayList<>(sorted.subList(0, perScope - 1));
-    ModelSpend rest = new ModelSpend(OTHER_MODELS, 0, 0, 0, 0, 0);
-    for (ModelSpend m : sorted.subList(perScope - 1, sorted.size())) {
-      rest = rest.plus(m);
-    }
-    shown.add(rest);
-    return shown;
-  }
-
   /** Records why a budget stopped or refused a job. */
   public Mono<Void> stopped(UUID jobId, String budget) {
     return db.sql("UPDATE job SET budget_stop = :budget WHERE id = :id")
@@ -521,180 +449,19 @@ public class LedgerStore {
             """)
         .bind("kinds", list.stream().map(s -> s.kind().wire()).toArray(String[]::new))
         .bind("ids", list.stream().map(Scope::id).toArray(String[]::new))
-        .bind("now", JobStore.utc(now))
+        .bind("now", utc(now))
         .map(row -> balance(row, defaults))
         .all()
         .collectMap(Balance::scope, Function.identity());
   }
 
-  /**
-   * The balances of a team's scopes (the team, its members, runs and chains): members and runs
-   * first, then chains, each most recently changed first, at most {@code limit}.
-   */
-  public Flux<Row> teamRows(UUID teamId, Function<Scope.Kind, Budget> defaults, int limit) {
-    return db.sql(
-            """
-            SELECT l.scope, l.scope_id, l.team_id, l.spent_tokens, l.spent_cost,
-                   l.spent_input_tokens, l.spent_output_tokens, l.reserved_tokens, l.reserved_cost, l.started_at,
-                   b.max_tokens, b.max_cost, b.max_wall_ms, b.max_hops
-            FROM ledger l
-            LEFT JOIN budget b ON b.scope = l.scope AND b.scope_id = l.scope_id
-            WHERE l.team_id = :team
-            -- members and runs before the many chains, each kind most recently changed first
-            ORDER BY l.scope = 'chain', l.updated_at DESC
-            LIMIT :limit
-            """)
-        .bind("team", teamId)
-        .bind("limit", limit)
-        .map(row -> new Row(balance(row, defaults), row.get("team_id", UUID.class)))
-        .all();
-  }
-
-  /**
-   * What the owner's settled jobs (of one team, or of all its teams with {@code teamId} null) spent
-   * per day (UTC) since {@code since}, counted on the day each job finished; days with nothing are
-   * not listed.
-   */
-  public Flux<DaySpend> daily(String ownerId, @Nullable UUID teamId, Instant since) {
-    DatabaseClient.GenericExecuteSpec query =
-        db.sql(
-                """
-                SELECT (finished_at AT TIME ZONE 'UTC')::date AS day, sum(tokens) AS tokens,
-                       sum(cost_units) AS cost, count(*) AS jobs
-                FROM job
-                WHERE owner_id = :owner AND settled AND finished_at >= :since
-                  AND (tokens > 0 OR cost_units > 0)
-                  AND (CAST(:team AS uuid) IS NULL OR team_id = CAST(:team AS uuid))
-                GROUP BY 1
-                """)
-            .bind("owner", ownerId)
-            .bind("since", JobStore.utc(since));
-    query = teamId == null ? query.bindNull("team", UUID.class) : query.bind("team", teamId);
-    return query
-        .map(
-            row ->
-                new DaySpend(
-                    row.get("day", LocalDate.class),
-                    row.get("tokens", Number.class).longValue(),
-                    row.get("cost", Number.class).longValue(),
-                    row.get("jobs", Number.class).longValue()))
-        .all();
-  }
-
-  /** What each of the owner's teams spent in all, as the ledger sums it (deleted teams too). */
-  public Flux<TeamTotal> teamTotals(String ownerId) {
-    return db.sql(
-            """
-            SELECT scope_id, spent_tokens, spent_cost, jobs FROM ledger
-            WHERE scope = 'team' AND owner_id = :owner
-            """)
-        .bind("owner", ownerId)
-        .map(
-            row ->
-                new TeamTotal(
-                    UUID.fromString(row.get("scope_id", String.class)),
-                    row.get("spent_tokens", Long.class),
-                    row.get("spent_cost", Long.class),
-                    row.get("jobs", Number.class).longValue()))
-        .all();
-  }
-
-  /** Sets (or with {@link Budget#NONE}, clears) the budget of a scope. */
-  public Mono<Void> setBudget(
-      Scope scope, String ownerId, Budget budget, @Nullable String currency, Instant now) {
-    if (!budget.any() && currency == null) {
-      return db.sql("DELETE FROM budget WHERE scope = :scope AND scope_id = :id")
-          .bind("scope", scope.kind().wire())
-          .bind("id", scope.id())
-          .fetch()
-          .rowsUpdated()
-          .then();
-    }
-    DatabaseClient.GenericExecuteSpec upsert =
-        db.sql(
-                """
-                INSERT INTO budget (scope, scope_id, owner_id, max_tokens, max_cost, max_wall_ms,
-                                    max_hops, currency, updated_at)
-                VALUES (:scope, :id, :owner, :tokens, :cost, :wall, :hops, :currency, :now)
-                ON CONFLICT (scope, scope_id) DO UPDATE SET max_tokens = :tokens,
-                    max_cost = :cost, max_wall_ms = :wall, max_hops = :hops,
-                    currency = :currency, updated_at = :now
-                """)
-            .bind("scope", scope.kind().wire())
-            .bind("id", scope.id())
-            .bind("owner", ownerId)
-            .bind("now", JobStore.utc(now));
-    upsert = bindLong(upsert, "tokens", budget.maxTokens());
-    upsert = bindLong(upsert, "cost", budget.maxCost());
-    upsert =
-        bindLong(upsert, "wall", budget.maxWall() == null ? null : budget.maxWall().toMillis());
-    upsert =
-        budget.maxHops() == null
-            ? upsert.bindNull("hops", Integer.class)
-            : upsert.bind("hops", budget.maxHops());
-    upsert =
-        currency == null
-            ? upsert.bindNull("currency", String.class)
-            : upsert.bind("currency", currency);
-    return upsert.fetch().rowsUpdated().then();
-  }
-
-  /** The budget set on a scope, and the currency with it; {@link Budget#NONE} when none. */
-  public Mono<BudgetRow> budget(Scope scope) {
-    return db.sql(
-            "SELECT max_tokens, max_cost, max_wall_ms, max_hops, currency FROM budget"
-                + " WHERE scope = :scope AND scope_id = :id")
-        .bind("scope", scope.kind().wire())
-        .bind("id", scope.id())
-        .map(row -> new BudgetRow(budgetOf(row), row.get("currency", String.class)))
-        .one()
-        .defaultIfEmpty(new BudgetRow(Budget.NONE, null));
-  }
-
-  /** Hand-offs so far in a chain. */
-  public Mono<Integer> chainHops(UUID chainId) {
-    return db.sql("SELECT hops FROM chain WHERE chain_id = :chain")
-        .bind("chain", chainId)
-        .map(row -> row.get("hops", Integer.class))
-        .one()
-        .defaultIfEmpty(0);
-  }
-
-  /** Counts one more hand-off in a chain. */
-  public Mono<Void> addHop(UUID chainId, UUID teamId) {
-    return db.sql(
-            "INSERT INTO chain (chain_id, team_id, hops) VALUES (:chain, :team, 1)"
-                + " ON CONFLICT (chain_id) DO UPDATE SET hops = chain.hops + 1")
-        .bind("chain", chainId)
-        .bind("team", teamId)
-        .fetch()
-        .rowsUpdated()
-        .then();
-  }
-
-  /** Reservations outstanding across the deployment: jobs holding, and what they hold. */
-  public Mono<long[]> outstanding() {
-    return db.sql(
-            "SELECT count(*) AS jobs, coalesce(sum(reserved_tokens), 0)::bigint AS tokens,"
-                + " coalesce(sum(reserved_cost), 0)::bigint AS cost FROM job"
-                + " WHERE reserved_tokens > 0 OR reserved_cost > 0")
-        .map(
-            row ->
-                new long[] {
-                  row.get("jobs", Long.class),
-                  row.get("tokens", Long.class),
-                  row.get("cost", Long.class)
-                })
-        .one();
-  }
-
-  private static Balance balance(Readable row, Function<Scope.Kind, Budget> defaults) {
+  static Balance balance(Readable row, Function<Scope.Kind, Budget> defaults) {
     Scope scope =
         new Scope(
             Scope.Kind.fromWire(row.get("scope", String.class)), row.get("scope_id", String.class));
     return new Balance(
         scope,
-        budgetOf(row).orElse(defaults.apply(scope.kind())),
+        BudgetStore.budgetOf(row).orElse(defaults.apply(scope.kind())),
         new Usage(
             row.get("spent_tokens", Long.class),
             row.get("spent_cost", Long.class),
@@ -705,17 +472,7 @@ public class LedgerStore {
         row.get("started_at", OffsetDateTime.class).toInstant());
   }
 
-  private static Budget budgetOf(Readable row) {
-    Long wall = row.get("max_wall_ms", Long.class);
-    return new Budget(
-        row.get("max_tokens", Long.class),
-        row.get("max_cost", Long.class),
-        wall == null ? null : Duration.ofMillis(wall),
-        row.get("max_hops", Integer.class));
-  }
-
-  private static DatabaseClient.GenericExecuteSpec bindLong(
-      DatabaseClient.GenericExecuteSpec spec, String name, @Nullable Long value) {
-    return value == null ? spec.bindNull(name, Long.class) : spec.bind(name, value);
+  static OffsetDateTime utc(Instant instant) {
+    return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
   }
 }

@@ -7,8 +7,8 @@ import io.agentteams.scheduler.budget.domain.DaySpend;
 import io.agentteams.scheduler.budget.domain.ModelSpend;
 import io.agentteams.scheduler.budget.domain.Scope;
 import io.agentteams.scheduler.budget.domain.TeamTotal;
-import io.agentteams.scheduler.budget.persistence.LedgerStore;
-import io.agentteams.scheduler.job.domain.Usage;
+import io.agentteams.scheduler.budget.domain.Usage;
+import io.agentteams.scheduler.budget.persistence.SpendStore;
 import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -209,7 +209,7 @@ public class SpendController {
 
     private static List<LineView> lines(Budgets.TeamSpend spend, Scope.Kind kind) {
       return spend.rows().stream()
-          .map(LedgerStore.Row::balance)
+          .map(SpendStore.Row::balance)
           .filter(b -> b.scope().kind() == kind)
           .map(b -> LineView.of(b, spend.models(b.scope())))
           .toList();

@@ -6,6 +6,7 @@ import io.agentteams.scheduler.dispatch.domain.AgentKey;
 import io.agentteams.scheduler.dispatch.domain.Offer;
 import io.agentteams.scheduler.dispatch.domain.WorkerReport;
 import io.agentteams.scheduler.dispatch.persistence.OfferStore;
+import io.agentteams.scheduler.job.JobProperties;
 import io.agentteams.scheduler.job.application.JobTransitions;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.JobChange;
@@ -49,6 +50,7 @@ public class LeasedDispatch implements DispatchPort {
       TransactionalOperator transactions,
       JobMemberTokens tokens,
       SchedulerProperties properties,
+      JobProperties jobProperties,
       Clock clock,
       MeterRegistry meters) {
     this.offers = offers;
@@ -57,7 +59,7 @@ public class LeasedDispatch implements DispatchPort {
     this.transactions = transactions;
     this.tokens = tokens;
     this.properties = properties.dispatch();
-    this.limits = properties.jobs().limits();
+    this.limits = jobProperties.limits();
     this.clock = clock;
     this.meters = meters;
   }

@@ -1,10 +1,10 @@
 package io.agentteams.scheduler.dispatch.application;
 
+import io.agentteams.scheduler.budget.domain.Usage;
 import io.agentteams.scheduler.dispatch.domain.DispatchProblems;
 import io.agentteams.scheduler.dispatch.domain.WorkerReport;
 import io.agentteams.scheduler.job.domain.InputKind;
 import io.agentteams.scheduler.job.domain.Question;
-import io.agentteams.scheduler.job.domain.Usage;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 

@@ -1,10 +1,10 @@
 package io.agentteams.scheduler.dispatch.domain;
 
+import io.agentteams.scheduler.budget.domain.Usage;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.JobChange;
 import io.agentteams.scheduler.job.domain.JobLimits;
 import io.agentteams.scheduler.job.domain.Question;
-import io.agentteams.scheduler.job.domain.Usage;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 

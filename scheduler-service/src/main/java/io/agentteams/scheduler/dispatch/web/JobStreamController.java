@@ -7,8 +7,8 @@ import io.agentteams.platform.web.WebProblems;
 import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.dispatch.application.OfferView;
 import io.agentteams.scheduler.dispatch.application.PullStreams;
+import io.agentteams.scheduler.dispatch.application.StreamPresence;
 import io.agentteams.scheduler.dispatch.domain.AgentKey;
-import io.agentteams.scheduler.presence.application.Presences;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -44,14 +44,14 @@ public class JobStreamController {
   private final JsonMapper json;
   private final SchedulerProperties.Dispatch properties;
   private final StreamDrain drain;
-  private final Presences presences;
+  private final StreamPresence presences;
 
   public JobStreamController(
       PullStreams streams,
       JsonMapper json,
       SchedulerProperties properties,
       StreamDrain drain,
-      Presences presences) {
+      StreamPresence presences) {
     this.streams = streams;
     this.presences = presences;
     this.json = json;

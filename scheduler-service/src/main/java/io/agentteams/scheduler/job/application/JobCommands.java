@@ -7,7 +7,7 @@ import io.agentteams.platform.access.TeamAccess;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.roster.Roster;
 import io.agentteams.platform.roster.RosterAccess;
-import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.job.JobProperties;
 import io.agentteams.scheduler.job.domain.Answer;
 import io.agentteams.scheduler.job.domain.InputKind;
 import io.agentteams.scheduler.job.domain.Job;
@@ -64,12 +64,12 @@ public class JobCommands {
       JobStore jobs,
       JobTransitions transitions,
       RosterAccess access,
-      SchedulerProperties properties,
+      JobProperties properties,
       MeterRegistry meters) {
     this.jobs = jobs;
     this.transitions = transitions;
     this.access = access;
-    this.limits = properties.jobs().limits();
+    this.limits = properties.limits();
     this.meters = meters;
     // Registered up front, so dashboards find the series before the first interrupt.
     for (String via : List.of("lead", "owner", "if_busy")) {

@@ -1,13 +1,13 @@
 package io.agentteams.scheduler.job.application;
 
-import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.budget.application.Spending;
 import io.agentteams.scheduler.budget.domain.BudgetExceeded;
+import io.agentteams.scheduler.budget.domain.Usage;
+import io.agentteams.scheduler.job.JobProperties;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.JobChange;
 import io.agentteams.scheduler.job.domain.JobLimits;
 import io.agentteams.scheduler.job.domain.JobProblems;
-import io.agentteams.scheduler.job.domain.Usage;
 import io.agentteams.scheduler.job.messaging.JobEvents;
 import io.agentteams.scheduler.job.persistence.JobStore;
 import io.agentteams.scheduler.job.persistence.QuotaStore;
@@ -52,14 +52,14 @@ public class JobTransitions {
       JobEvents events,
       TransactionalOperator transactions,
       Spending spending,
-      SchedulerProperties properties,
+      JobProperties properties,
       Clock clock) {
     this.spending = spending;
     this.jobs = jobs;
     this.quotas = quotas;
     this.events = events;
     this.transactions = transactions;
-    this.limits = properties.jobs().limits();
+    this.limits = properties.limits();
     this.clock = clock;
   }
 
@@ -95,7 +95,7 @@ public class JobTransitions {
             return followUp(job, change, now).thenReturn(job);
           }
           return spending
-              .reported(job, now)
+              .reported(job.spender(), now)
               .flatMap(
                   stopped -> {
                     JobChange made = change;
@@ -128,7 +128,7 @@ public class JobTransitions {
       steps = steps.then(jobs.releaseSlot(job.id()));
     }
     if (change != null && change.to().finished()) {
-      steps = steps.then(spending.settle(job, now));
+      steps = steps.then(spending.settle(job.spender(), now));
     }
     Mono<Optional<Job>> receipt =
         job.needsReceipt()

@@ -1,5 +1,7 @@
 package io.agentteams.scheduler.job.domain;
 
+import io.agentteams.scheduler.budget.domain.Spender;
+import io.agentteams.scheduler.budget.domain.Usage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -14,6 +16,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Reports from a runtime carry the lease token of the offer they answer; a token that is not the
  * current one is refused, so a runtime that lost its lease can never overwrite what a newer offer
  * decided. Reports are idempotent: repeating the last one changes nothing.
+ *
+ * <p>Its size is one cohesive aggregate's: every transition of a job's life guards the same state
+ * and revision, so they stay together rather than spread over classes that would each see half of
+ * it.
  */
 public final class Job {
 
@@ -796,6 +802,19 @@ public final class Job {
 
   public @Nullable String receiptNote() {
     return stored.receipt().note();
+  }
+
+  /** This job as the ledger sees it: whose budgets it counts against and what it has used. */
+  public Spender spender() {
+    return new Spender(
+        id(),
+        spec().ownerId(),
+        spec().teamId(),
+        spec().target().name(),
+        spec().chainId(),
+        spec().kind() == JobKind.RECEIPT,
+        admissions(),
+        usage());
   }
 
   /** Whether the runtime of this agent and owner may see and report on this job. */

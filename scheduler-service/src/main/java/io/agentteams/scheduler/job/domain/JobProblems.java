@@ -12,16 +12,6 @@ public final class JobProblems {
 
   private JobProblems() {}
 
-  /** A report's model that is not a bounded printable name; names the field. */
-  public static DomainFailure invalidModel(int maxLength) {
-    return DomainFailure.invalid(
-        "invalid-model",
-        "usage.model is a printable name of at most "
-            + maxLength
-            + " characters, without control characters",
-        Map.of("field", "usage.model", "max_length", maxLength));
-  }
-
   /** A report carried a lease token that is not the job's current one. */
   public static DomainFailure staleLease(UUID jobId) {
     return DomainFailure.conflict(

@@ -1,6 +1,7 @@
 package io.agentteams.scheduler.job.persistence;
 
 import io.agentteams.platform.outbox.Outbox;
+import io.agentteams.scheduler.budget.domain.Usage;
 import io.agentteams.scheduler.job.domain.Answer;
 import io.agentteams.scheduler.job.domain.InputKind;
 import io.agentteams.scheduler.job.domain.Job;
@@ -11,7 +12,6 @@ import io.agentteams.scheduler.job.domain.Lease;
 import io.agentteams.scheduler.job.domain.MemberRef;
 import io.agentteams.scheduler.job.domain.Outcome;
 import io.agentteams.scheduler.job.domain.Question;
-import io.agentteams.scheduler.job.domain.Usage;
 import io.r2dbc.spi.Readable;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package io.agentteams.scheduler.job.persistence;
 
-import io.agentteams.scheduler.job.domain.Usage;
+import io.agentteams.scheduler.budget.domain.Usage;
 import java.time.Instant;
 import java.util.UUID;
 import org.springframework.r2dbc.core.DatabaseClient;

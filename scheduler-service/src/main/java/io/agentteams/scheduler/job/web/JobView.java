@@ -1,5 +1,6 @@
 package io.agentteams.scheduler.job.web;
 
+import io.agentteams.scheduler.budget.domain.Usage;
 import io.agentteams.scheduler.job.domain.Answer;
 import io.agentteams.scheduler.job.domain.InputKind;
 import io.agentteams.scheduler.job.domain.Job;
@@ -7,7 +8,6 @@ import io.agentteams.scheduler.job.domain.JobSpec;
 import io.agentteams.scheduler.job.domain.JobState;
 import io.agentteams.scheduler.job.domain.Outcome;
 import io.agentteams.scheduler.job.domain.Question;
-import io.agentteams.scheduler.job.domain.Usage;
 import java.time.Instant;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;

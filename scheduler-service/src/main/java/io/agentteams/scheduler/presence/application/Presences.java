@@ -1,6 +1,7 @@
 package io.agentteams.scheduler.presence.application;
 
 import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.dispatch.application.StreamPresence;
 import io.agentteams.scheduler.dispatch.domain.AgentKey;
 import io.agentteams.scheduler.presence.domain.WorkerPresence;
 import io.agentteams.scheduler.presence.messaging.PresenceEvents;
@@ -40,7 +41,7 @@ import reactor.core.publisher.Mono;
  * worker coming or going as soon as the event arrives.
  */
 @Service
-public class Presences {
+public class Presences implements StreamPresence {
 
   /** The gauge of agents with a pull worker connected, across every replica. */
   public static final String CONNECTED = "agentteams.scheduler.workers.connected";
@@ -81,10 +82,7 @@ public class Presences {
     return ttl.dividedBy(3);
   }
 
-  /**
-   * The stream, with the worker counted as connected from before its first event until it ends
-   * (completes, fails or is cancelled by the worker going away).
-   */
+  @Override
   public <T> Flux<T> whileOpen(AgentKey agent, String workerId, Function<UUID, Flux<T>> stream) {
     return Flux.usingWhen(
         open(agent, workerId),

@@ -7,16 +7,16 @@ import io.agentteams.platform.bounds.TextBound;
 import io.agentteams.platform.identity.Caller;
 import io.agentteams.platform.roster.Roster;
 import io.agentteams.platform.roster.RosterAccess;
-import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.admission.AdmissionProperties;
 import io.agentteams.scheduler.budget.application.Spending;
 import io.agentteams.scheduler.budget.domain.Balance;
 import io.agentteams.scheduler.budget.domain.Budget;
 import io.agentteams.scheduler.budget.domain.ModelSpend;
 import io.agentteams.scheduler.budget.domain.Scope;
-import io.agentteams.scheduler.budget.web.BudgetBody;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.persistence.JobStore;
 import io.agentteams.scheduler.job.persistence.QuotaStore;
+import io.agentteams.scheduler.run.RunProperties;
 import io.agentteams.scheduler.run.domain.Run;
 import io.agentteams.scheduler.run.domain.RunEntry;
 import io.agentteams.scheduler.run.domain.RunOptions;
@@ -53,6 +53,7 @@ public class RunCommands {
    * @param requirePlanApproval whether the plan waits for the owner's approval
    * @param onUnreadablePlan {@code fail} (default) or {@code fallback}
    * @param idempotencyKey makes retries safe: the same key returns the same run
+   * @param budget the run's budget ({@link Budget#NONE} for none)
    */
   public record NewRun(
       @Nullable String objective,
@@ -64,7 +65,7 @@ public class RunCommands {
       @Nullable Boolean requirePlanApproval,
       @Nullable String onUnreadablePlan,
       @Nullable String idempotencyKey,
-      @Nullable BudgetBody budget) {}
+      Budget budget) {}
 
   /** A started run; {@code replayed} when an earlier request with the key started it. */
   public record Started(Run run, boolean replayed) {}
@@ -102,7 +103,7 @@ public class RunCommands {
   private final RunSteps steps;
   private final Spending spending;
   private final TransactionalOperator transactions;
-  private final SchedulerProperties.Runs limits;
+  private final RunProperties limits;
   private final int slots;
   private final TextBound objectiveBound;
   private final TextBound reasonBound;
@@ -117,7 +118,8 @@ public class RunCommands {
       RunSteps steps,
       Spending spending,
       TransactionalOperator transactions,
-      SchedulerProperties properties,
+      RunProperties properties,
+      AdmissionProperties admission,
       Clock clock) {
     this.access = access;
     this.runs = runs;
@@ -126,8 +128,8 @@ public class RunCommands {
     this.steps = steps;
     this.spending = spending;
     this.transactions = transactions;
-    this.limits = properties.runs();
-    this.slots = properties.admission().slots();
+    this.limits = properties;
+    this.slots = admission.slots();
     this.objectiveBound =
         new TextBound("run.objective", limits.objectiveMaxChars(), limits.objectiveMaxChars() * 4);
     this.reasonBound = new TextBound("run.reason", 1000, 4000);
@@ -190,9 +192,7 @@ public class RunCommands {
                                                     spending.budgetRun(
                                                         run.id(),
                                                         roster.ownerId(),
-                                                        request.budget() == null
-                                                            ? Budget.NONE
-                                                            : request.budget().toBudget(),
+                                                        request.budget(),
                                                         now))
                                                 .then(
                                                     steps.finish(

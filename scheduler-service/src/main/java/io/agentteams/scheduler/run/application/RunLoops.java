@@ -2,7 +2,7 @@ package io.agentteams.scheduler.run.application;
 
 import io.agentteams.platform.loop.PeriodicLoop;
 import io.agentteams.platform.loop.PeriodicLoops;
-import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.admission.AdmissionProperties;
 import io.agentteams.scheduler.run.persistence.RunMetrics;
 import java.time.Duration;
 import org.springframework.context.annotation.Bean;
@@ -18,10 +18,10 @@ public class RunLoops {
   /** Unfinished runs and the oldest plan awaiting approval every {@code metrics-interval}. */
   @Bean
   PeriodicLoop runMetricsLoop(
-      PeriodicLoops loops, RunMetrics metrics, SchedulerProperties properties) {
+      PeriodicLoops loops, RunMetrics metrics, AdmissionProperties admission) {
     return loops
         .named("run-metrics")
-        .every(properties.admission().metricsInterval())
+        .every(admission.metricsInterval())
         .firstAfter(Duration.ZERO)
         .running(metrics::refresh);
   }

@@ -5,10 +5,10 @@ import io.agentteams.contracts.taskboard.PlanImported;
 import io.agentteams.contracts.taskboard.PlanRefused;
 import io.agentteams.platform.roster.Roster;
 import io.agentteams.platform.roster.Rosters;
-import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.JobState;
 import io.agentteams.scheduler.job.persistence.JobStore;
+import io.agentteams.scheduler.run.RunProperties;
 import io.agentteams.scheduler.run.domain.JobOrder;
 import io.agentteams.scheduler.run.domain.Plan;
 import io.agentteams.scheduler.run.domain.PlanTask;
@@ -60,7 +60,7 @@ public class RunProgress {
       RunSteps steps,
       RunEvents runEvents,
       TransactionalOperator transactions,
-      SchedulerProperties properties,
+      RunProperties properties,
       Clock clock) {
     this.runs = runs;
     this.jobs = jobs;
@@ -68,7 +68,7 @@ public class RunProgress {
     this.steps = steps;
     this.runEvents = runEvents;
     this.transactions = transactions;
-    this.maxTasks = properties.runs().maxTasks();
+    this.maxTasks = properties.maxTasks();
     this.clock = clock;
   }
 

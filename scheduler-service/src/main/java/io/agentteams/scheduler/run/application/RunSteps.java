@@ -1,7 +1,7 @@
 package io.agentteams.scheduler.run.application;
 
 import io.agentteams.platform.roster.Roster;
-import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.job.JobProperties;
 import io.agentteams.scheduler.job.application.JobTransitions;
 import io.agentteams.scheduler.job.domain.Job;
 import io.agentteams.scheduler.job.domain.JobKind;
@@ -57,7 +57,7 @@ class RunSteps {
       RunEvents runEvents,
       QuotaStore quotas,
       TeamContextStore context,
-      SchedulerProperties properties) {
+      JobProperties properties) {
     this.jobs = jobs;
     this.jobEvents = jobEvents;
     this.transitions = transitions;
@@ -65,7 +65,7 @@ class RunSteps {
     this.runEvents = runEvents;
     this.quotas = quotas;
     this.context = context;
-    this.chainMaxRequests = properties.jobs().chainMaxRequests();
+    this.chainMaxRequests = properties.chainMaxRequests();
   }
 
   /** Creates the ordered jobs, writes the run, and cancels the jobs it let go. */

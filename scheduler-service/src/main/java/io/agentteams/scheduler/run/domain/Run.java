@@ -19,6 +19,9 @@ import org.jspecify.annotations.Nullable;
  * is dispatched at most once: only a pending task is ever ordered, and it leaves pending in the
  * same step. A round ends when every task it dispatched has settled; the next round takes the tasks
  * whose dependencies all completed, up to the run's concurrency.
+ *
+ * <p>Its size is one cohesive aggregate's: planning, rounds and synthesis move the one state, task
+ * table and timeline of a run, so they stay together.
  */
 public final class Run {
 

@@ -3,7 +3,7 @@ package io.agentteams.scheduler.run.persistence;
 import io.agentteams.contracts.mailbox.MessageQueued;
 import io.agentteams.contracts.team.StateEntry;
 import io.agentteams.platform.bounds.TextBound;
-import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.run.RunProperties;
 import io.agentteams.scheduler.run.domain.TeamContext;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,11 +28,11 @@ public class TeamContextStore {
   private final int messages;
   private final int messagesMaxBytes;
 
-  public TeamContextStore(DatabaseClient db, SchedulerProperties properties) {
+  public TeamContextStore(DatabaseClient db, RunProperties properties) {
     this.db = db;
-    this.stateMaxBytes = properties.runs().contextStateMaxBytes();
-    this.messages = properties.runs().contextMessages();
-    this.messagesMaxBytes = properties.runs().contextMessagesMaxBytes();
+    this.stateMaxBytes = properties.contextStateMaxBytes();
+    this.messages = properties.contextMessages();
+    this.messagesMaxBytes = properties.contextMessagesMaxBytes();
   }
 
   public Mono<Void> goal(UUID teamId, String goal) {

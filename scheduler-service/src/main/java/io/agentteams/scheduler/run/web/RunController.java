@@ -1,6 +1,8 @@
 package io.agentteams.scheduler.run.web;
 
 import io.agentteams.platform.identity.Caller;
+import io.agentteams.scheduler.budget.domain.Budget;
+import io.agentteams.scheduler.budget.web.BudgetBody;
 import io.agentteams.scheduler.budget.web.SpendController;
 import io.agentteams.scheduler.job.web.JobView;
 import io.agentteams.scheduler.run.application.RunCommands;
@@ -38,9 +40,9 @@ public class RunController {
   /** Starts a run (201), or returns the run an earlier request with the key started (200). */
   @PostMapping("/api/v1/teams/{teamId}/runs")
   public Mono<ResponseEntity<RunView>> start(
-      Caller.Owner owner, @PathVariable UUID teamId, @RequestBody RunCommands.NewRun body) {
+      Caller.Owner owner, @PathVariable UUID teamId, @RequestBody NewRunBody body) {
     return commands
-        .start(owner, teamId, body)
+        .start(owner, teamId, body.toNewRun())
         .map(
             started ->
                 ResponseEntity.status(started.replayed() ? HttpStatus.OK : HttpStatus.CREATED)
@@ -128,4 +130,45 @@ public class RunController {
 
   /** One of the run's jobs and what it was for. */
   public record RunJobView(String role, @Nullable String taskId, JobView job) {}
+
+  /**
+   * A run to start, as the request sends it; what it leaves out takes the defaults.
+   *
+   * @param objective what the team is asked to achieve
+   * @param planner the member asked for the plan (default: the lead)
+   * @param synthesiser the member asked for the result (default: the planner)
+   * @param maxRounds rounds of dispatch
+   * @param concurrency tasks dispatched at once in a round
+   * @param continueOnMemberError whether a failed task lets the run go on
+   * @param requirePlanApproval whether the plan waits for the owner's approval
+   * @param onUnreadablePlan {@code fail} (default) or {@code fallback}
+   * @param idempotencyKey makes retries safe: the same key returns the same run
+   * @param budget the run's budget: tokens, cost, wall time and hand-off hops
+   */
+  public record NewRunBody(
+      @Nullable String objective,
+      @Nullable String planner,
+      @Nullable String synthesiser,
+      @Nullable Integer maxRounds,
+      @Nullable Integer concurrency,
+      @Nullable Boolean continueOnMemberError,
+      @Nullable Boolean requirePlanApproval,
+      @Nullable String onUnreadablePlan,
+      @Nullable String idempotencyKey,
+      @Nullable BudgetBody budget) {
+
+    RunCommands.NewRun toNewRun() {
+      return new RunCommands.NewRun(
+          objective,
+          planner,
+          synthesiser,
+          maxRounds,
+          concurrency,
+          continueOnMemberError,
+          requirePlanApproval,
+          onUnreadablePlan,
+          idempotencyKey,
+          budget == null ? Budget.NONE : budget.toBudget());
+    }
+  }
 }

@@ -1,11 +1,11 @@
 package io.agentteams.scheduler.runtime.application;
 
 import io.agentteams.platform.identity.Caller;
+import io.agentteams.scheduler.budget.domain.Usage;
 import io.agentteams.scheduler.dispatch.application.LeasedDispatch;
 import io.agentteams.scheduler.dispatch.domain.Offer;
 import io.agentteams.scheduler.dispatch.domain.WorkerReport;
 import io.agentteams.scheduler.job.application.JobTransitions;
-import io.agentteams.scheduler.job.domain.Usage;
 import io.agentteams.scheduler.job.messaging.JobEvents;
 import io.agentteams.scheduler.runtime.domain.RetryPolicy;
 import io.agentteams.scheduler.runtime.domain.RuntimeProfile;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.agentteams.scheduler.a2a.domain.AgentCard;
 import io.agentteams.scheduler.a2a.domain.TaskSnapshot;
 import io.agentteams.scheduler.a2a.domain.TaskState;
-import io.agentteams.scheduler.job.domain.Usage;
+import io.agentteams.scheduler.budget.domain.Usage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -2,7 +2,6 @@ package io.agentteams.scheduler.budget.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.agentteams.scheduler.job.domain.Usage;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

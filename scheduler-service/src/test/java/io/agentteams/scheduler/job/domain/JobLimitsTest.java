@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.agentteams.platform.problem.DomainFailure;
 import io.agentteams.platform.problem.LimitExceededException;
-import io.agentteams.scheduler.SchedulerProperties;
+import io.agentteams.scheduler.job.JobProperties;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
@@ -14,8 +14,7 @@ import org.junit.jupiter.api.Test;
 class JobLimitsTest {
 
   private static final JobLimits LIMITS =
-      new SchedulerProperties.Jobs(
-              4000, 8000, 4000, 8000, 8000, 4000, 8000, 8000, 6000, 12, 100, 100, 200)
+      new JobProperties(4000, 8000, 4000, 8000, 8000, 4000, 8000, 8000, 6000, 12, 100, 100, 200)
           .limits();
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.agentteams.platform.problem.DomainFailure;
+import io.agentteams.scheduler.budget.domain.Usage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;

@@ -3,8 +3,8 @@ package io.agentteams.scheduler.run.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentteams.contracts.mailbox.MessageQueued;
-import io.agentteams.scheduler.SchedulerProperties;
 import io.agentteams.scheduler.SchedulerServiceTest;
+import io.agentteams.scheduler.run.RunProperties;
 import io.agentteams.scheduler.run.domain.TeamContext;
 import java.time.Duration;
 import java.util.List;
@@ -18,13 +18,13 @@ import org.springframework.r2dbc.core.DatabaseClient;
 class TeamContextStoreIntegrationTest {
 
   @Autowired TeamContextStore context;
-  @Autowired SchedulerProperties properties;
+  @Autowired RunProperties properties;
   @Autowired DatabaseClient db;
 
   @Test
   void aTeamKeepsItsMostRecentMessagesAndARedeliveredOneChangesNothing() {
     UUID team = UUID.randomUUID();
-    int keep = properties.runs().contextMessages();
+    int keep = properties.contextMessages();
     for (int sequence = 1; sequence <= keep + 4; sequence++) {
       context.message(team, message(team, sequence)).block(Duration.ofSeconds(10));
     }

@@ -20,6 +20,9 @@ import org.jspecify.annotations.Nullable;
  * aggregate inside one transaction. It keeps the graph acyclic, re-derives every status after a
  * change, and records what happened: the change itself first, then what it caused (a completed task
  * making dependents ready, a failed one blocking them).
+ *
+ * <p>Its size is one cohesive aggregate's: every change re-derives the statuses of the one task
+ * graph it guards, so the changes stay with the graph.
  */
 public final class Board {
 

@@ -13,7 +13,6 @@ import io.agentteams.team.agents.domain.AgentRuntime;
 import io.agentteams.team.agents.domain.RuntimeKind;
 import io.agentteams.team.agents.domain.WebhookSecrets;
 import io.agentteams.team.agents.persistence.AgentStore;
-import io.agentteams.team.tokens.application.TokenRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Base64;
@@ -45,7 +44,7 @@ public class AgentCatalog {
   private final Clock clock;
   private final OutboundHttp outbound;
   private final AgentRuntimes runtimes;
-  private final TokenRegistry tokens;
+  private final AgentTokens tokens;
 
   public AgentCatalog(
       AgentStore agents,
@@ -54,7 +53,7 @@ public class AgentCatalog {
       Clock clock,
       OutboundHttp outbound,
       AgentRuntimes runtimes,
-      TokenRegistry tokens) {
+      AgentTokens tokens) {
     this.tokens = tokens;
     this.outbound = outbound;
     this.runtimes = runtimes;

@@ -3,6 +3,7 @@ package io.agentteams.team.tokens.application;
 import io.agentteams.contracts.Topics;
 import io.agentteams.contracts.token.TokensRevoked;
 import io.agentteams.platform.outbox.Outbox;
+import io.agentteams.team.agents.application.AgentTokens;
 import io.agentteams.team.agents.domain.AgentId;
 import io.agentteams.team.agents.domain.AgentProblems;
 import io.agentteams.team.agents.persistence.AgentStore;
@@ -29,7 +30,7 @@ import reactor.core.publisher.Mono;
  * through the outbox in the same transaction, for every gateway replica to refuse those tokens.
  */
 @Service
-public class TokenRegistry {
+public class TokenRegistry implements AgentTokens {
 
   /** How long a row outlives its token: long enough to answer "expired", not "unknown". */
   private static final Duration KEPT_AFTER_EXPIRY = Duration.ofDays(1);
@@ -111,6 +112,7 @@ public class TokenRegistry {
   /**
    * Revokes every live token of the agent within the caller's transaction (the agent's deletion).
    */
+  @Override
   public Mono<Integer> revokeAgentWithin(String ownerId, String agentId) {
     return published(ownerId, tokens.revokeAgent(ownerId, agentId, clock.instant()));
   }

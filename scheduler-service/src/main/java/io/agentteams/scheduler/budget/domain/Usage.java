@@ -1,4 +1,4 @@
-package io.agentteams.scheduler.job.domain;
+package io.agentteams.scheduler.budget.domain;
 
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -56,7 +56,7 @@ public record Usage(
       i += Character.charCount(c);
     }
     if (bad) {
-      throw JobProblems.invalidModel(MAX_MODEL_LENGTH);
+      throw BudgetProblems.invalidModel(MAX_MODEL_LENGTH);
     }
     return model;
   }

@@ -1,6 +1,5 @@
-package io.agentteams.sdk.internal;
+package io.agentteams.sdk.streams;
 
-import io.agentteams.sdk.streams.ServerSentEvent;
 import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.IOException;

@@ -1,8 +1,7 @@
-package io.agentteams.sdk.internal;
+package io.agentteams.sdk.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.agentteams.sdk.streams.ServerSentEvent;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,4 +1,4 @@
-package io.agentteams.scheduler.job.domain;
+package io.agentteams.scheduler.budget.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

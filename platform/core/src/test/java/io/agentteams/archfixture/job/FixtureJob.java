@@ -1,0 +1,4 @@
+package io.agentteams.archfixture.job;
+
+/** A job of the fixture capabilities, with what it used. */
+public record FixtureJob(String id, long tokens) {}
