@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -250,9 +251,10 @@ class GatewayEdgeIntegrationTest {
 
   /**
    * For every member endpoint (each tool of the catalog, the tool list, MCP, the inbox, the
-   * member's stream), a job-scoped token of an ended job, of a job that does not exist, and of
-   * another member's job is refused with 401 token-job-ended and reaches no service, while the live
-   * job's token is let through.
+   * member's stream), a job-scoped token of an ended job, of a job that does not exist, of another
+   * member's job, of the live job's earlier lease, and of no lease is refused with 401
+   * token-job-ended and reaches no service, while the live job's token of its current lease is let
+   * through.
    */
   @Test
   void aJobScopedTokenActsOnlyWhileItsJobIsLiveOnEveryMemberEndpoint() {
@@ -274,9 +276,12 @@ class GatewayEdgeIntegrationTest {
 
     Map<String, String> refused =
         Map.of(
-            "ended", jobToken(StubServices.MEMBER, StubServices.ENDED_JOB),
-            "missing", jobToken(StubServices.MEMBER, UUID.randomUUID()),
-            "another member's", jobToken("someone-else", StubServices.JOB));
+            "ended", jobToken(StubServices.MEMBER, StubServices.ENDED_JOB, StubServices.LEASE),
+            "missing", jobToken(StubServices.MEMBER, UUID.randomUUID(), 1),
+            "another member's", jobToken("someone-else", StubServices.JOB, StubServices.LEASE),
+            "an earlier lease's",
+                jobToken(StubServices.MEMBER, StubServices.JOB, StubServices.LEASE - 1),
+            "no lease's", jobToken(StubServices.MEMBER, StubServices.JOB, null));
     for (String[] endpoint : endpoints) {
       for (Map.Entry<String, String> token : refused.entrySet()) {
         services.clear();
@@ -292,7 +297,7 @@ class GatewayEdgeIntegrationTest {
             .allSatisfy(hit -> assertThat(hit.path()).contains("/liveness"));
       }
     }
-    String live = jobToken(StubServices.MEMBER, StubServices.JOB);
+    String live = jobToken(StubServices.MEMBER, StubServices.JOB, StubServices.LEASE);
     for (String[] endpoint : endpoints) {
       // Streams and the long poll are let through too; they stay open, so they are not waited for.
       if (endpoint[1].endsWith("/events") || endpoint[1].endsWith("/wait")) {
@@ -321,7 +326,7 @@ class GatewayEdgeIntegrationTest {
   }
 
   /** A job-scoped member token as the scheduler signs it with its dispatch key. */
-  private static String jobToken(String member, UUID job) {
+  private static String jobToken(String member, UUID job, @Nullable Integer lease) {
     return io.agentteams.platform.identity.CallerTokens.signing(
             io.agentteams.platform.identity.TokenKeys.internalSigning(
                 TestIdentity.dispatchSigningKeys(), "test keys"),
@@ -330,7 +335,7 @@ class GatewayEdgeIntegrationTest {
             "agent-teams-api",
             java.time.Clock.systemUTC())
         .issue(
-            new Caller.Member(StubServices.OWNER, StubServices.TEAM, member, job),
+            new Caller.Member(StubServices.OWNER, StubServices.TEAM, member, job, lease),
             Duration.ofMinutes(5));
   }
 
