@@ -33,7 +33,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.actuate.autoconfigure.web.server.ManagementServerProperties;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
 import org.springframework.core.ParameterizedTypeReference;
@@ -87,6 +89,45 @@ class GatewayEdgeIntegrationTest {
   @Autowired MeterRegistry meters;
   @Autowired ToolCatalog catalog;
   @LocalServerPort int port;
+  @LocalManagementPort int managementPort;
+  @Autowired ManagementServerProperties management;
+
+  /**
+   * Started with its shipped defaults (no management setting given here: the test moves the
+   * management port to a free one as it does the public port, and keeps it apart), the gateway's
+   * public port serves no actuator, and its management port is on loopback and shows which checks
+   * are up, never what they found.
+   */
+  @Test
+  void withItsShippedDefaultsThePublicPortServesNoActuatorAndTheManagementPortIsLoopbackOnly() {
+    for (String path :
+        List.of(
+            "/actuator/health",
+            "/actuator/prometheus",
+            "/actuator",
+            "/actuator/health/readiness",
+            "/actuator/info")) {
+      web.get()
+          .uri(path)
+          .exchange()
+          .expectStatus()
+          .value(status -> assertThat(status).as(path).isEqualTo(404));
+    }
+    assertThat(managementPort).isNotEqualTo(port);
+    assertThat(management.getAddress()).isNotNull();
+    assertThat(management.getAddress().isLoopbackAddress()).isTrue();
+    String health =
+        WebTestClient.bindToServer()
+            .baseUrl("http://127.0.0.1:" + managementPort)
+            .build()
+            .get()
+            .uri("/actuator/health")
+            .exchange()
+            .expectBody(String.class)
+            .returnResult()
+            .getResponseBody();
+    assertThat(health).contains("\"status\"").doesNotContain("details");
+  }
 
   @Test
   void aRevokedTokenIsRefusedFromTheNextRequestAndTheStreamItHoldsOpenIsClosed() {
