@@ -250,8 +250,10 @@ class HelmChartTest {
           first(chart.podSpec("Deployment", "at-" + service).get("containers"));
       assertThat(env(container))
           .containsEntry("MANAGEMENT_SERVER_PORT", "9090")
-          .as("%s: the probes and Prometheus reach the pod's address (the gateway's own default"
-                  + " is loopback)", service)
+          .as(
+              "%s: the probes and Prometheus reach the pod's address (the gateway's own default"
+                  + " is loopback)",
+              service)
           .containsEntry("MANAGEMENT_SERVER_ADDRESS", "0.0.0.0");
       assertThat(at(container, "livenessProbe.httpGet.port", String.class)).isEqualTo("management");
       assertThat(list(at(chart.find("Service", "at-" + service), "spec.ports", List.class)))

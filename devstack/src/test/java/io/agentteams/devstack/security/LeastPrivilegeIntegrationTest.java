@@ -139,8 +139,7 @@ class LeastPrivilegeIntegrationTest {
     // A job-scoped member token of a job that does not exist is refused at the gateway (401
     // token-job-ended), under a lease or none: the key alone makes no token that acts.
     String jobMember =
-        scheduler.issue(
-            new Caller.Member("mallory", team, "writer", UUID.randomUUID(), 1), MINUTE);
+        scheduler.issue(new Caller.Member("mallory", team, "writer", UUID.randomUUID(), 1), MINUTE);
     assertThat(status(gateway + "/api/v1/teams/" + team + "/tasks", jobMember)).isEqualTo(401);
     String noLease =
         scheduler.issue(new Caller.Member("mallory", team, "writer", UUID.randomUUID()), MINUTE);
