@@ -33,7 +33,7 @@ ENV SERVER_ADDRESS=0.0.0.0 \
     JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"
 EXPOSE ${PORT}
 # Ready when Postgres and Kafka are (readiness group); /actuator is served on the management port
-# when one is set.
+# when one is set, else on the service's own port, except the gateway's: 9091 by its own default.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=90s --retries=3 \
-  CMD wget -qO- "http://127.0.0.1:${MANAGEMENT_SERVER_PORT:-$SERVER_PORT}/actuator/health/readiness" | grep -q '"UP"' || exit 1
+  CMD for port in ${MANAGEMENT_SERVER_PORT:-} 9091 ${SERVER_PORT}; do wget -qO- "http://127.0.0.1:$port/actuator/health/readiness" 2>/dev/null | grep -q '"UP"' && exit 0; done; exit 1
 ENTRYPOINT ["java", "-jar", "/app/app.jar"]

@@ -28,11 +28,14 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.actuate.autoconfigure.web.server.ManagementServerProperties;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
 import org.springframework.core.ParameterizedTypeReference;
@@ -86,6 +89,45 @@ class GatewayEdgeIntegrationTest {
   @Autowired MeterRegistry meters;
   @Autowired ToolCatalog catalog;
   @LocalServerPort int port;
+  @LocalManagementPort int managementPort;
+  @Autowired ManagementServerProperties management;
+
+  /**
+   * Started with its shipped defaults (no management setting given here: the test moves the
+   * management port to a free one as it does the public port, and keeps it apart), the gateway's
+   * public port serves no actuator, and its management port is on loopback and shows which checks
+   * are up, never what they found.
+   */
+  @Test
+  void withItsShippedDefaultsThePublicPortServesNoActuatorAndTheManagementPortIsLoopbackOnly() {
+    for (String path :
+        List.of(
+            "/actuator/health",
+            "/actuator/prometheus",
+            "/actuator",
+            "/actuator/health/readiness",
+            "/actuator/info")) {
+      web.get()
+          .uri(path)
+          .exchange()
+          .expectStatus()
+          .value(status -> assertThat(status).as(path).isEqualTo(404));
+    }
+    assertThat(managementPort).isNotEqualTo(port);
+    assertThat(management.getAddress()).isNotNull();
+    assertThat(management.getAddress().isLoopbackAddress()).isTrue();
+    String health =
+        WebTestClient.bindToServer()
+            .baseUrl("http://127.0.0.1:" + managementPort)
+            .build()
+            .get()
+            .uri("/actuator/health")
+            .exchange()
+            .expectBody(String.class)
+            .returnResult()
+            .getResponseBody();
+    assertThat(health).contains("\"status\"").doesNotContain("details");
+  }
 
   @Test
   void aRevokedTokenIsRefusedFromTheNextRequestAndTheStreamItHoldsOpenIsClosed() {
@@ -250,9 +292,10 @@ class GatewayEdgeIntegrationTest {
 
   /**
    * For every member endpoint (each tool of the catalog, the tool list, MCP, the inbox, the
-   * member's stream), a job-scoped token of an ended job, of a job that does not exist, and of
-   * another member's job is refused with 401 token-job-ended and reaches no service, while the live
-   * job's token is let through.
+   * member's stream), a job-scoped token of an ended job, of a job that does not exist, of another
+   * member's job, of the live job's earlier lease, and of no lease is refused with 401
+   * token-job-ended and reaches no service, while the live job's token of its current lease is let
+   * through.
    */
   @Test
   void aJobScopedTokenActsOnlyWhileItsJobIsLiveOnEveryMemberEndpoint() {
@@ -274,9 +317,12 @@ class GatewayEdgeIntegrationTest {
 
     Map<String, String> refused =
         Map.of(
-            "ended", jobToken(StubServices.MEMBER, StubServices.ENDED_JOB),
-            "missing", jobToken(StubServices.MEMBER, UUID.randomUUID()),
-            "another member's", jobToken("someone-else", StubServices.JOB));
+            "ended", jobToken(StubServices.MEMBER, StubServices.ENDED_JOB, StubServices.LEASE),
+            "missing", jobToken(StubServices.MEMBER, UUID.randomUUID(), 1),
+            "another member's", jobToken("someone-else", StubServices.JOB, StubServices.LEASE),
+            "an earlier lease's",
+                jobToken(StubServices.MEMBER, StubServices.JOB, StubServices.LEASE - 1),
+            "no lease's", jobToken(StubServices.MEMBER, StubServices.JOB, null));
     for (String[] endpoint : endpoints) {
       for (Map.Entry<String, String> token : refused.entrySet()) {
         services.clear();
@@ -292,7 +338,7 @@ class GatewayEdgeIntegrationTest {
             .allSatisfy(hit -> assertThat(hit.path()).contains("/liveness"));
       }
     }
-    String live = jobToken(StubServices.MEMBER, StubServices.JOB);
+    String live = jobToken(StubServices.MEMBER, StubServices.JOB, StubServices.LEASE);
     for (String[] endpoint : endpoints) {
       // Streams and the long poll are let through too; they stay open, so they are not waited for.
       if (endpoint[1].endsWith("/events") || endpoint[1].endsWith("/wait")) {
@@ -321,7 +367,7 @@ class GatewayEdgeIntegrationTest {
   }
 
   /** A job-scoped member token as the scheduler signs it with its dispatch key. */
-  private static String jobToken(String member, UUID job) {
+  private static String jobToken(String member, UUID job, @Nullable Integer lease) {
     return io.agentteams.platform.identity.CallerTokens.signing(
             io.agentteams.platform.identity.TokenKeys.internalSigning(
                 TestIdentity.dispatchSigningKeys(), "test keys"),
@@ -330,7 +376,7 @@ class GatewayEdgeIntegrationTest {
             "agent-teams-api",
             java.time.Clock.systemUTC())
         .issue(
-            new Caller.Member(StubServices.OWNER, StubServices.TEAM, member, job),
+            new Caller.Member(StubServices.OWNER, StubServices.TEAM, member, job, lease),
             Duration.ofMinutes(5));
   }
 

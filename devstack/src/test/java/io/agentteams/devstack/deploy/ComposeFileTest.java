@@ -205,7 +205,10 @@ class ComposeFileTest {
       Map<String, Object> env = (Map<String, Object>) services.get(name).get("environment");
       Map<String, Object> build = (Map<String, Object>) services.get(name).get("build");
       Map<String, Object> args = (Map<String, Object>) build.get("args");
-      assertThat(env).as(name).containsEntry("MANAGEMENT_SERVER_PORT", "9091");
+      assertThat(env)
+          .as(name)
+          .containsEntry("MANAGEMENT_SERVER_PORT", "9091")
+          .containsEntry("MANAGEMENT_SERVER_ADDRESS", "0.0.0.0");
       assertThat(String.valueOf(args.get("PORT"))).as(name + "'s public port").isNotEqualTo("9091");
     }
     String scrapes = Files.readString(Path.of("..", "devstack", "compose", "prometheus.yml"));

@@ -248,7 +248,13 @@ class HelmChartTest {
     for (String service : SERVICES) {
       Map<String, Object> container =
           first(chart.podSpec("Deployment", "at-" + service).get("containers"));
-      assertThat(env(container)).containsEntry("MANAGEMENT_SERVER_PORT", "9090");
+      assertThat(env(container))
+          .containsEntry("MANAGEMENT_SERVER_PORT", "9090")
+          .as(
+              "%s: the probes and Prometheus reach the pod's address (the gateway's own default"
+                  + " is loopback)",
+              service)
+          .containsEntry("MANAGEMENT_SERVER_ADDRESS", "0.0.0.0");
       assertThat(at(container, "livenessProbe.httpGet.port", String.class)).isEqualTo("management");
       assertThat(list(at(chart.find("Service", "at-" + service), "spec.ports", List.class)))
           .anyMatch(p -> p.get("name").equals("management") && p.get("port").equals(9090));
@@ -274,6 +280,11 @@ class HelmChartTest {
     assertThat(env(gateway).get("SPRING_APPLICATION_JSON"))
         .contains("\"team-service\":\"http://at-team-service:9090\"")
         .contains("\"scheduler-service\":\"http://at-scheduler-service:9090\"");
+    Map<String, Object> sharing = values("minimal");
+    merge(sharing, Map.of("services", Map.of("ui-gateway", Map.of("managementPort", 8080))));
+    assertThatThrownBy(() -> render(sharing))
+        .as("the gateway's actuator on its public port")
+        .hasMessageContaining("never serves /actuator on its public port");
     Map<String, Object> values = values("minimal");
     merge(values, Map.of("networkPolicy", Map.of("enabled", true)));
     Map<String, Object> policy = render(values).find("NetworkPolicy", "at-team-service");

@@ -138,10 +138,13 @@ class LeastPrivilegeIntegrationTest {
     assertThat(status(gateway + "/api/v1/teams/" + team + "/tasks", memberWithoutJob))
         .isEqualTo(401);
     // A job-scoped member token of a job that does not exist is refused at the gateway (401
-    // token-job-ended): the key alone makes no token that acts.
+    // token-job-ended), under a lease or none: the key alone makes no token that acts.
     String jobMember =
-        scheduler.issue(new Caller.Member("mallory", team, "writer", UUID.randomUUID()), MINUTE);
+        scheduler.issue(new Caller.Member("mallory", team, "writer", UUID.randomUUID(), 1), MINUTE);
     assertThat(status(gateway + "/api/v1/teams/" + team + "/tasks", jobMember)).isEqualTo(401);
+    String noLease =
+        scheduler.issue(new Caller.Member("mallory", team, "writer", UUID.randomUUID()), MINUTE);
+    assertThat(status(gateway + "/api/v1/teams/" + team + "/tasks", noLease)).isEqualTo(401);
     // Job-scoped member tokens are the gateway's to accept: no service takes one directly.
     for (Service service : SERVICES) {
       assertThat(status(stack.url(service) + "/api/v1/teams/" + team + "/tasks", jobMember))

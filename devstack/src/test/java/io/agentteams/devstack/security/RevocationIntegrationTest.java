@@ -48,6 +48,8 @@ class RevocationIntegrationTest {
     ServiceStack stack = SharedStack.get();
     Map<String, Object> properties = new LinkedHashMap<>(stack.keys().gatewaySettings());
     properties.put("server.port", 0);
+    // Its actuator on a free loopback port of its own, not the shipped default's fixed one.
+    properties.put("management.server.port", 0);
     properties.put("server.address", "127.0.0.1");
     properties.put("spring.main.banner-mode", "off");
     properties.put("logging.include-application-name", false);

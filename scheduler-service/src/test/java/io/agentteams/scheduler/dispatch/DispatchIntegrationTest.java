@@ -52,7 +52,9 @@ class DispatchIntegrationTest extends SchedulerIntegrationTest {
     assertThat(offer.get("lease_ttl_seconds")).isEqualTo(20);
     assertThat(offer.get("reconcile")).isEqualTo(false);
     Caller memberToken = publicTokens.verify((String) offer.get("member_token"));
-    assertThat(memberToken).isEqualTo(new Caller.Member(ivy, team.id(), "reader", job));
+    assertThat(memberToken)
+        .as("acting as the member within the job, under the first offer's lease")
+        .isEqualTo(new Caller.Member(ivy, team.id(), "reader", job, 1));
 
     TestWorker stranger = new TestWorker(tokens, ivy, unique("agent"));
     assertThat(
@@ -74,8 +76,8 @@ class DispatchIntegrationTest extends SchedulerIntegrationTest {
             baseUrl(), job, "started", TestWorker.leaseToken(offer), Map.of("run_id", "run-7"));
     assertThat(started.body().get("state")).isEqualTo("running");
     assertThat(publicTokens.verify((String) started.body().get("member_token")))
-        .as("reports hand out a fresh member token while the job runs")
-        .isEqualTo(new Caller.Member(ivy, team.id(), "reader", job));
+        .as("reports hand out a fresh member token while the job runs, under the same lease")
+        .isEqualTo(new Caller.Member(ivy, team.id(), "reader", job, 1));
   }
 
   @Test

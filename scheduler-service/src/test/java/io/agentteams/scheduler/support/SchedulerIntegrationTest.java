@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -81,6 +82,14 @@ public abstract class SchedulerIntegrationTest {
     return "Bearer "
         + tokens.issue(
             new Caller.Member(team.ownerId(), team.id(), member, jobId), Duration.ofMinutes(5));
+  }
+
+  /** A member within a job under the lease of offer {@code lease}, as the gateway forwards it. */
+  protected String member(Teams.Team team, String member, UUID jobId, @Nullable Integer lease) {
+    return "Bearer "
+        + tokens.issue(
+            new Caller.Member(team.ownerId(), team.id(), member, jobId, lease),
+            Duration.ofMinutes(5));
   }
 
   /** A worker of the agent, connected to this replica with leases of {@code leaseSeconds}. */

@@ -13,20 +13,25 @@ import reactor.core.publisher.Mono;
 
 /**
  * A job-scoped member token (the scheduler's, handed to a runtime with a job) acts only while its
- * job is live and only as that job's member: every use asks the scheduler, and a job that has
- * ended, is not the member's, or does not exist refuses the token with 401 {@code token-job-ended}.
- * An ended job never runs again, so its refusal is remembered; a live one is asked about every
- * time.
+ * job is live, only under the lease it was minted under and only as that job's member: every use
+ * asks the scheduler as the member the token names (its job and lease), and a job that has ended,
+ * was offered again since (to this runtime or another), is not the member's, or does not exist
+ * refuses the token with 401 {@code token-job-ended}, as does a token that names no lease. A lease
+ * that stopped being its job's current one never becomes it again, so its refusal is remembered; a
+ * live one is asked about every time.
  */
 @Component
 public class JobTokenLiveness {
 
-  /** The problem code of a job-scoped token whose job is over (or was never the member's). */
+  /** The problem code of a job-scoped token whose job or lease is over (or was never its own). */
   public static final String JOB_ENDED = "token-job-ended";
+
+  /** One lease of one job. */
+  private record JobLease(UUID jobId, int lease) {}
 
   private final InternalCalls calls;
   private final ServiceEndpoints services;
-  private final Cache<UUID, Boolean> ended =
+  private final Cache<JobLease, Boolean> ended =
       Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(Duration.ofDays(1)).build();
 
   public JobTokenLiveness(InternalCalls calls, ServiceEndpoints services) {
@@ -34,15 +39,21 @@ public class JobTokenLiveness {
     this.services = services;
   }
 
-  /** The caller, once its job (if its token names one) is live and its own. */
+  /** The caller, once its job (if its token names one) is live under its lease and its own. */
   public Mono<Caller> admit(Caller caller) {
     if (!(caller instanceof Caller.Member member) || member.jobId() == null) {
       return Mono.just(caller);
     }
     UUID jobId = member.jobId();
-    if (ended.getIfPresent(jobId) != null) {
+    Integer lease = member.lease();
+    if (lease == null) {
       return Mono.error(jobEnded());
     }
+    JobLease key = new JobLease(jobId, lease);
+    if (ended.getIfPresent(key) != null) {
+      return Mono.error(jobEnded());
+    }
+    // The internal token names the member with its job and lease: the scheduler checks both.
     return calls
         .get(
             member,
@@ -61,7 +72,7 @@ public class JobTokenLiveness {
               if (answer.path("live").asBoolean(false)) {
                 return Mono.just(caller);
               }
-              ended.put(jobId, Boolean.TRUE);
+              ended.put(key, Boolean.TRUE);
               return Mono.error(jobEnded());
             });
   }
@@ -70,7 +81,7 @@ public class JobTokenLiveness {
     return new ProblemException(
         ProblemException.Kind.UNAUTHENTICATED,
         JOB_ENDED,
-        "not authenticated: this token acts only within its job, which has ended (or is not its"
-            + " member's)");
+        "not authenticated: this token acts only within its job under the lease it was handed out"
+            + " with, which has ended (or is not its member's)");
   }
 }

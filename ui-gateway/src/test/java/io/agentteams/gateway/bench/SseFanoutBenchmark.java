@@ -68,6 +68,7 @@ public final class SseFanoutBenchmark {
             .run(
                 io.agentteams.platform.testidentity.TestIdentity.withKeys(
                     "--server.port=0",
+                    "--management.server.port=0",
                     "--spring.kafka.bootstrap-servers=" + infrastructure.kafkaBootstrapServers(),
                     "--agentteams.gateway.services.team=" + services.url("team"),
                     "--agentteams.gateway.identity.dev-identity-enabled=true",

@@ -49,6 +49,9 @@ public final class StubServices implements AutoCloseable {
   /** A running job of {@link #TEAM}, which the scheduler shows its owner. */
   public static final UUID JOB = UUID.fromString("6f0e3c1a-2222-4222-8333-944445555666");
 
+  /** The number of {@link #JOB}'s current lease (its second offer). */
+  public static final int LEASE = 2;
+
   /** A job of {@link #TEAM}'s {@link #MEMBER} that has ended (interrupted). */
   public static final UUID ENDED_JOB = UUID.fromString("6f0e3c1a-4444-4222-8333-944445555666");
 
@@ -153,7 +156,7 @@ public final class StubServices implements AutoCloseable {
       body = ours ? "{\"id\":\"" + AGENT + "\"}" : "{}";
     } else if (service.equals("scheduler")
         && path.matches("/api/internal/v1/jobs/[0-9a-f-]{36}/liveness")) {
-      // The scheduler answers for the member's own job only.
+      // The scheduler answers for the member's own job only, live under its current lease only.
       UUID job = UUID.fromString(path.split("/")[5]);
       boolean known =
           (job.equals(JOB) || job.equals(ENDED_JOB))
@@ -164,7 +167,12 @@ public final class StubServices implements AutoCloseable {
       status = known ? 200 : 404;
       body =
           known
-              ? "{\"job_id\":\"" + job + "\",\"live\":" + job.equals(JOB) + "}"
+              ? "{\"job_id\":\""
+                  + job
+                  + "\",\"live\":"
+                  + (job.equals(JOB)
+                      && Integer.valueOf(LEASE).equals(((Caller.Member) caller).lease()))
+                  + "}"
               : "{\"code\":\"job-not-found\"}";
     } else if (service.equals("scheduler") && path.matches("/api/v1/jobs/[0-9a-f-]{36}")) {
       UUID job = UUID.fromString(path.substring(path.lastIndexOf('/') + 1));

@@ -18,19 +18,30 @@ public sealed interface Caller {
   }
 
   /**
-   * An agent acting as exactly one member of one team, optionally within one job.
+   * An agent acting as exactly one member of one team, optionally within one job under one lease.
    *
    * @param ownerId the team's owner
    * @param teamId the team
    * @param member the member's name in that team
    * @param jobId the job the token was minted for, if any
+   * @param lease the number of the job's offer whose lease the token was minted under: the token
+   *     acts only while that lease is the job's current one (never without a job)
    */
-  record Member(String ownerId, UUID teamId, String member, @Nullable UUID jobId)
+  record Member(
+      String ownerId, UUID teamId, String member, @Nullable UUID jobId, @Nullable Integer lease)
       implements Caller {
     public Member {
       requireText(ownerId, "owner id");
       Objects.requireNonNull(teamId, "team id");
       requireText(member, "member");
+      if (lease != null && jobId == null) {
+        throw new IllegalArgumentException("a lease is always a job's");
+      }
+    }
+
+    /** A member, within {@code jobId} if there is one, under no lease. */
+    public Member(String ownerId, UUID teamId, String member, @Nullable UUID jobId) {
+      this(ownerId, teamId, member, jobId, null);
     }
   }
 

@@ -23,6 +23,9 @@ public final class CallerClaims {
       if (member.jobId() != null) {
         claims.claim("job", member.jobId().toString());
       }
+      if (member.lease() != null) {
+        claims.claim("lease", member.lease());
+      }
     } else if (caller instanceof Caller.Worker worker) {
       claims.subject(worker.ownerId()).claim("kind", "worker").claim("agent", worker.agentId());
     } else if (caller instanceof Caller.TeamAgent agent) {
@@ -56,7 +59,8 @@ public final class CallerClaims {
               subject,
               UUID.fromString(claims.getStringClaim("team")),
               claims.getStringClaim("member"),
-              job == null ? null : UUID.fromString(job));
+              job == null ? null : UUID.fromString(job),
+              claims.getIntegerClaim("lease"));
         }
         case "worker" -> new Caller.Worker(subject, claims.getStringClaim("agent"));
         case "team-a2a" ->

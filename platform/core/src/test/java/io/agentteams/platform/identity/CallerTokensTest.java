@@ -43,6 +43,7 @@ class CallerTokensTest {
     return List.of(
         new Caller.Owner("alice"),
         new Caller.Member("alice", UUID.randomUUID(), "researcher", UUID.randomUUID()),
+        new Caller.Member("alice", UUID.randomUUID(), "researcher", UUID.randomUUID(), 3),
         new Caller.Member("alice", UUID.randomUUID(), "writer", null),
         new Caller.Worker("alice", "agent-7"),
         new Caller.TeamAgent("alice", UUID.randomUUID()),
@@ -53,6 +54,12 @@ class CallerTokensTest {
   @MethodSource("callers")
   void aServiceReadsEveryKindOfCallerTheGatewaySigned(Caller caller) {
     assertThat(service.verify(gateway.issue(caller, Duration.ofMinutes(2)))).isEqualTo(caller);
+  }
+
+  @Test
+  void aMemberIsUnderALeaseOnlyWithinAJob() {
+    assertThatThrownBy(() -> new Caller.Member("alice", UUID.randomUUID(), "writer", null, 1))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   static List<String[]> servicePairs() {

@@ -185,14 +185,17 @@ public class LeasedDispatch implements DispatchPort {
         .timeout(properties.stepTimeout());
   }
 
-  /** A fresh member token for a job the runtime still works on. */
-  public MemberToken memberToken(Job job) {
+  /**
+   * A fresh member token for a job the runtime still works on under {@code leaseToken}; none once
+   * that lease is no longer the job's current one (or the job is over).
+   */
+  public @Nullable MemberToken memberToken(Job job, String leaseToken) {
+    if (!job.heldUnder(leaseToken)) {
+      return null;
+    }
     Instant now = clock.instant();
     return new MemberToken(
-        tokens.issue(
-            new Caller.Member(
-                job.spec().ownerId(), job.spec().teamId(), job.spec().target().name(), job.id()),
-            properties.memberTokenTtl()),
+        tokens.issue(job, leaseToken, properties.memberTokenTtl()),
         now.plus(properties.memberTokenTtl()));
   }
 
@@ -200,11 +203,16 @@ public class LeasedDispatch implements DispatchPort {
   public record MemberToken(String token, Instant expiresAt) {}
 
   private Offer offer(Job job, boolean reconcile, @Nullable Lease previous) {
-    MemberToken member = memberToken(job);
+    Lease lease = Objects.requireNonNull(job.lease());
+    Instant now = clock.instant();
+    MemberToken member =
+        new MemberToken(
+            tokens.issue(job, lease.token(), properties.memberTokenTtl()),
+            now.plus(properties.memberTokenTtl()));
     return new Offer(
         job,
         job.spec(),
-        Objects.requireNonNull(job.lease()),
+        lease,
         reconcile,
         job.resume() ? job.question() : null,
         job.resume() ? job.answerGiven() : null,

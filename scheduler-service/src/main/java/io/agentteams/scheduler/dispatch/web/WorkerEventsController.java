@@ -36,13 +36,16 @@ public class WorkerEventsController {
         .admit(worker, jobId)
         .then(request)
         .map(WorkerEvent::toReport)
-        .flatMap(report -> dispatch.report(worker, jobId, report))
-        .map(job -> ReportResponse.of(job, dispatch));
+        .flatMap(
+            report ->
+                dispatch
+                    .report(worker, jobId, report)
+                    .map(job -> ReportResponse.of(job, report.leaseToken(), dispatch)));
   }
 
   /**
-   * The job after the report. While the job is still leased, a fresh member token comes along so a
-   * long run never outlives its token.
+   * The job after the report. While the job is still leased under the report's lease, a fresh
+   * member token for that lease comes along so a long run never outlives its token.
    */
   public record ReportResponse(
       UUID jobId,
@@ -52,10 +55,10 @@ public class WorkerEventsController {
       @Nullable String memberToken,
       @Nullable Instant memberTokenExpiresAt) {
 
-    static ReportResponse of(Job job, LeasedDispatch dispatch) {
+    static ReportResponse of(Job job, String leaseToken, LeasedDispatch dispatch) {
       boolean leased = job.state().holdsSlot();
       Lease lease = job.lease();
-      LeasedDispatch.MemberToken token = leased ? dispatch.memberToken(job) : null;
+      LeasedDispatch.MemberToken token = leased ? dispatch.memberToken(job, leaseToken) : null;
       return new ReportResponse(
           job.id(),
           job.state().wire(),

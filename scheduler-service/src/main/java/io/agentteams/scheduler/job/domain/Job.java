@@ -677,6 +677,37 @@ public final class Job {
     stored = stored.with(new Receipt(receiptJobId(), note));
   }
 
+  // ---- job-scoped member tokens ----
+
+  /**
+   * Whether {@code token} is the job's current lease and the job is not over: only then may a
+   * job-scoped member token be handed out under it.
+   */
+  public boolean heldUnder(String token) {
+    Lease lease = lease();
+    return lease != null && lease.token().equals(token) && !state().finished();
+  }
+
+  /**
+   * The number of the offer whose lease {@code token} is, which a job-scoped member token minted
+   * under it names. Numbers only grow (each offer takes the next), so a lease that stopped being
+   * the job's current one never becomes it again.
+   *
+   * @throws io.agentteams.platform.problem.DomainFailure stale-lease unless the job is {@link
+   *     #heldUnder(String) held under} {@code token}
+   */
+  public int leaseNumber(String token) {
+    if (!heldUnder(token)) {
+      throw JobProblems.staleLease(id());
+    }
+    return offers();
+  }
+
+  /** Whether offer {@code lease}'s lease is the job's current one and the job is not over. */
+  public boolean liveUnder(int lease) {
+    return lease() != null && offers() == lease && !state().finished();
+  }
+
   // ---- internals ----
 
   private void requireLease(String token) {

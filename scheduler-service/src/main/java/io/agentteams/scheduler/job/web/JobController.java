@@ -44,9 +44,11 @@ public class JobController {
   }
 
   /**
-   * Whether the calling member's job is still live: the gateway asks on every use of a job-scoped
-   * member token. The job must be the caller's own (its owner, team and member); any other job, or
-   * none, is not found.
+   * Whether the calling member's job is still live under the caller's lease: the gateway asks on
+   * every use of a job-scoped member token, as the member the token names (its job and lease). The
+   * job must be the caller's own (its owner, team and member); any other job, or none, is not
+   * found. It is live only while the lease the token was minted under is the job's current one and
+   * the job has not ended: a token of an earlier offer, or of none, is not.
    */
   @GetMapping("/api/internal/v1/jobs/{jobId}/liveness")
   public Mono<Liveness> liveness(Caller.Member member, @PathVariable UUID jobId) {
@@ -57,7 +59,13 @@ public class JobController {
                 access
                     .screenAs(member, job.spec().teamId(), job.spec().target().name(), JOB_MEMBER)
                     .isEmpty())
-        .map(job -> new Liveness(jobId, !job.state().finished()))
+        .map(
+            job ->
+                new Liveness(
+                    jobId,
+                    jobId.equals(member.jobId())
+                        && member.lease() != null
+                        && job.liveUnder(member.lease())))
         .switchIfEmpty(Mono.error(() -> WebProblems.notFound("job", jobId)));
   }
 
@@ -65,7 +73,8 @@ public class JobController {
    * Whether a member's job is live.
    *
    * @param jobId the job
-   * @param live false once it has ended (completed, failed, cancelled, interrupted)
+   * @param live false once it has ended (completed, failed, cancelled, interrupted) or the caller's
+   *     lease is no longer its current one
    */
   public record Liveness(UUID jobId, boolean live) {}
 

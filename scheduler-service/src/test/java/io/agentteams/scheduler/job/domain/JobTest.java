@@ -74,6 +74,23 @@ class JobTest {
   }
 
   @Test
+  void aJobIsLiveOnlyUnderItsCurrentLeaseUntilItEnds() {
+    Job job = request();
+    job.admit("r1", T0);
+    assertThat(job.liveUnder(0)).as("admitted, never offered").isFalse();
+    job.offer("1-a", T0, LEASE);
+    assertThat(job.liveUnder(1)).isTrue();
+    job.release("1-a", T0);
+    assertThat(job.liveUnder(1)).as("given back").isFalse();
+    job.offer("2-b", T0, LEASE);
+    assertThat(job.liveUnder(1)).as("offered again").isFalse();
+    assertThat(job.liveUnder(2)).isTrue();
+    job.start("2-b", null, T0);
+    job.cancel(T0);
+    assertThat(job.liveUnder(2)).as("ended").isFalse();
+  }
+
+  @Test
   void heartbeatsRenewTheLease() {
     Job job = running("t1");
     job.heartbeat("t1", null, T0.plusSeconds(20));

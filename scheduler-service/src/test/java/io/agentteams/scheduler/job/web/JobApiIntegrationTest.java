@@ -3,6 +3,8 @@ package io.agentteams.scheduler.job.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.agentteams.platform.identity.Caller;
+import io.agentteams.platform.testidentity.TestIdentity;
 import io.agentteams.scheduler.SchedulerServiceTest;
 import io.agentteams.scheduler.support.SchedulerIntegrationTest;
 import io.agentteams.scheduler.support.Teams;
@@ -65,20 +67,31 @@ class JobApiIntegrationTest extends SchedulerIntegrationTest {
   }
 
   @Test
-  void aJobIsLiveForItsOwnMemberUntilItEndsAndNotFoundForAnyOtherMember() {
+  void aJobIsLiveOnlyUnderItsCurrentLeaseForItsOwnMemberUntilItEndsAndNotFoundForAnyOther() {
     String erin = unique("erin");
-    Teams.Team team = teams.create(erin, Map.of("one", unique("agent"), "two", unique("agent")));
+    String agent = unique("agent");
+    Teams.Team team = teams.create(erin, Map.of("one", agent, "two", unique("agent")));
     UUID job = request(team, List.of("one"), "Work").get(0);
+    assertThat(live(member(team, "one", job, 1), job))
+        .as("no worker is connected: no runtime holds a lease on it yet")
+        .isFalse();
 
-    liveness(member(team, "one", job), job)
-        .expectStatus()
-        .isOk()
-        .expectBody()
-        .jsonPath("$.live")
-        .isEqualTo(true);
-    liveness(member(team, "two", job), job).expectStatus().isNotFound();
+    TestWorker worker = worker(erin, agent, 30);
+    Map<String, Object> first = worker.nextOffer();
+    int firstLease = lease(first);
+    assertThat(live(member(team, "one", job, firstLease), job)).isTrue();
+    assertThat(live(member(team, "one", job, null), job)).as("a token naming no lease").isFalse();
+    liveness(member(team, "two", job, firstLease), job).expectStatus().isNotFound();
     UUID missing = UUID.randomUUID();
-    liveness(member(team, "one", missing), missing).expectStatus().isNotFound();
+    liveness(member(team, "one", missing, 1), missing).expectStatus().isNotFound();
+
+    // Given back and offered again: only the second offer's lease is live.
+    worker.report(baseUrl(), job, "released", TestWorker.leaseToken(first), Map.of());
+    assertThat(live(member(team, "one", job, firstLease), job)).as("given back").isFalse();
+    Map<String, Object> second = worker.nextOffer();
+    assertThat(lease(second)).isGreaterThan(firstLease);
+    assertThat(live(member(team, "one", job, firstLease), job)).as("offered again").isFalse();
+    assertThat(live(member(team, "one", job, lease(second)), job)).isTrue();
 
     web.post()
         .uri("/api/v1/jobs/{id}/cancel", job)
@@ -86,12 +99,26 @@ class JobApiIntegrationTest extends SchedulerIntegrationTest {
         .exchange()
         .expectStatus()
         .isOk();
-    liveness(member(team, "one", job), job)
-        .expectStatus()
-        .isOk()
-        .expectBody()
-        .jsonPath("$.live")
-        .isEqualTo(false);
+    assertThat(live(member(team, "one", job, lease(second)), job)).as("ended").isFalse();
+  }
+
+  /** The lease number the offer's member token names. */
+  private static int lease(Map<String, Object> offer) {
+    Caller.Member member =
+        (Caller.Member) TestIdentity.jobMemberVerifier().verify((String) offer.get("member_token"));
+    assertThat(member.lease()).isEqualTo(offer.get("offer"));
+    return member.lease();
+  }
+
+  private boolean live(String token, UUID job) {
+    return Boolean.TRUE.equals(
+        liveness(token, job)
+            .expectStatus()
+            .isOk()
+            .expectBody(Map.class)
+            .returnResult()
+            .getResponseBody()
+            .get("live"));
   }
 
   private org.springframework.test.web.reactive.server.WebTestClient.ResponseSpec liveness(
