@@ -330,25 +330,10 @@ public final class ServiceStack implements AutoCloseable {
     if (contexts.containsKey(Service.GATEWAY)) {
       stopOne(Service.GATEWAY);
     }
-    List<Thread> stopping = new ArrayList<>();
-    for (Service service : new ArrayList<>(contexts.keySet())) {
-      Thread thread = new Thread(() -> stopOne(service), "stop-" + service.id());
-      thread.start();
-      stopping.add(thread);
-    }
-    boolean interrupted = false;
-    for (Thread thread : stopping) {
-      while (thread.isAlive()) {
-        try {
-          thread.join();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    AllAtOnce.run(
+        "stop-service",
+        new ArrayList<>(contexts.keySet())
+            .stream().map(service -> (Runnable) () -> stopOne(service)).toList());
   }
 
   private void stopOne(Service service) {

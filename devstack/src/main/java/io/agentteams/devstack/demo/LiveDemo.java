@@ -1,6 +1,7 @@
 package io.agentteams.devstack.demo;
 
 import io.agentteams.agents.scripted.ScriptedTeam;
+import io.agentteams.devstack.AllAtOnce;
 import io.agentteams.sdk.AgentTeamsClient;
 import io.agentteams.sdk.TokenSupplier;
 import io.agentteams.sdk.agents.AgentDraft;
@@ -188,25 +189,8 @@ public final class LiveDemo implements AutoCloseable {
   @Override
   public void close() {
     // All at once: a stop of the stack waits for the slowest worker's drain, not for their sum.
-    List<Thread> closing = new ArrayList<>();
-    for (AgentWorker worker : workers) {
-      Thread thread = new Thread(worker::close, "demo-worker-close");
-      thread.start();
-      closing.add(thread);
-    }
-    boolean interrupted = false;
-    for (Thread thread : closing) {
-      while (thread.isAlive()) {
-        try {
-          thread.join();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    AllAtOnce.run(
+        "demo-worker-close", workers.stream().map(worker -> (Runnable) worker::close).toList());
   }
 
   /** Tells people when a demo agent stops with a question for the owner. */
