@@ -127,12 +127,6 @@ public class RevocationConsumer implements SmartLifecycle {
     container.stop();
   }
 
-  /** Stops beside the gateway's other consumers, not after them (each close takes a second). */
-  @Override
-  public void stop(Runnable callback) {
-    container.stop(callback);
-  }
-
   @Override
   public boolean isRunning() {
     return container.isRunning();

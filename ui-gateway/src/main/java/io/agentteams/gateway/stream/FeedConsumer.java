@@ -90,15 +90,6 @@ public class FeedConsumer implements SmartLifecycle {
     container.stop();
   }
 
-  /**
-   * Stops without holding up the gateway's other consumers: the consumer's close commits, leaves
-   * its group and waits for its fetch in flight, about a second each when stopped one by one.
-   */
-  @Override
-  public void stop(Runnable callback) {
-    container.stop(callback);
-  }
-
   @Override
   public boolean isRunning() {
     return container.isRunning();

@@ -352,16 +352,6 @@ public class SessionRecords implements SmartLifecycle {
     producer.destroy();
   }
 
-  /** Stops beside the gateway's other consumers, not after them (each close takes a second). */
-  @Override
-  public void stop(Runnable callback) {
-    container.stop(
-        () -> {
-          producer.destroy();
-          callback.run();
-        });
-  }
-
   @Override
   public boolean isRunning() {
     return container.isRunning();
