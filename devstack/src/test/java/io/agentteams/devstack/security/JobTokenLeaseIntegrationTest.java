@@ -34,27 +34,7 @@ class JobTokenLeaseIntegrationTest {
     String owner = api.ownerToken("lena-leases-" + UUID.randomUUID());
     String agent = "leased-" + UUID.randomUUID().toString().substring(0, 8);
     api.post("/api/v1/agents", owner, Map.of("id", agent, "name", agent)).ok();
-    String team =
-        api.post(
-                "/api/v1/teams",
-                owner,
-                Map.of(
-                    "name",
-                    "lease team",
-                    "goal",
-                    "Be offered twice",
-                    "members",
-                    List.of(
-                        Map.of("name", "lead", "agent_id", agent, "lead", true),
-                        Map.of("name", "second", "agent_id", agent))))
-            .ok()
-            .get("id")
-            .asString();
-    await()
-        .atMost(PATIENCE)
-        .until(
-            () -> api.get("/api/v1/teams/" + team, owner).ok().get("status").asString(),
-            "ready"::equals);
+    String team = api.readyTeamOfOneAgent(owner, agent, "lease team", "Be offered twice");
     String worker = api.workerToken(owner, agent);
     BlockingQueue<JsonNode> offers = new LinkedBlockingQueue<>();
     Disposable stream =

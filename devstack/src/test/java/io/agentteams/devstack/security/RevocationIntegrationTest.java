@@ -82,28 +82,7 @@ class RevocationIntegrationTest {
     String owner = first.ownerToken("rita-revokes-" + UUID.randomUUID());
     String agent = "revoked-" + UUID.randomUUID().toString().substring(0, 8);
     first.post("/api/v1/agents", owner, Map.of("id", agent, "name", agent)).ok();
-    String teamId =
-        first
-            .post(
-                "/api/v1/teams",
-                owner,
-                Map.of(
-                    "name",
-                    "revocation team",
-                    "goal",
-                    "Be revoked",
-                    "members",
-                    List.of(
-                        Map.of("name", "lead", "agent_id", agent, "lead", true),
-                        Map.of("name", "second", "agent_id", agent))))
-            .ok()
-            .get("id")
-            .asString();
-    await()
-        .atMost(PATIENCE)
-        .until(
-            () -> first.get("/api/v1/teams/" + teamId, owner).ok().get("status").asString(),
-            "ready"::equals);
+    String teamId = first.readyTeamOfOneAgent(owner, agent, "revocation team", "Be revoked");
     String worker = first.workerToken(owner, agent);
     String member = first.memberToken(owner, teamId, "lead");
     String kept = first.memberToken(owner, teamId, "second");

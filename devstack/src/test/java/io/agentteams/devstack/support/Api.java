@@ -3,7 +3,9 @@ package io.agentteams.devstack.support;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import org.awaitility.Awaitility;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpMethod;
@@ -64,6 +66,35 @@ public final class Api {
         .ok()
         .get("access_token")
         .asString();
+  }
+
+  /**
+   * A team of two members, {@code lead} (its lead) and {@code second}, both played by {@code
+   * agentId}, once the team service says it is ready; its id.
+   */
+  public String readyTeamOfOneAgent(String ownerToken, String agentId, String name, String goal) {
+    String id =
+        post(
+                "/api/v1/teams",
+                ownerToken,
+                Map.of(
+                    "name",
+                    name,
+                    "goal",
+                    goal,
+                    "members",
+                    List.of(
+                        Map.of("name", "lead", "agent_id", agentId, "lead", true),
+                        Map.of("name", "second", "agent_id", agentId))))
+            .ok()
+            .get("id")
+            .asString();
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () -> get("/api/v1/teams/" + id, ownerToken).ok().get("status").asString(),
+            "ready"::equals);
+    return id;
   }
 
   public Response get(String path, @Nullable String token) {
