@@ -36,8 +36,7 @@ class AgentsAndOperatorBrowserTest {
     // The same id again: refused with the reason, the form as typed.
     register(browser, "helper", "Helper twice", "Again");
     assertThat(browser.waitFor(By.id("agent-form-error")).getText()).isNotBlank();
-    assertThat(browser.driver().findElement(By.id("agent-name")).getAttribute("value"))
-        .isEqualTo("Helper twice");
+    assertThat(browser.attribute(By.id("agent-name"), "value")).isEqualTo("Helper twice");
 
     browser.get(fixture.gateway + "/console/agents");
     browser.click(By.cssSelector("#agent-helper a[href$='/edit']"));
@@ -51,7 +50,7 @@ class AgentsAndOperatorBrowserTest {
     WebElement token = browser.waitFor(By.cssSelector("#token-helper input[data-token]"));
     String minted = token.getAttribute("value");
     assertThat(minted).isNotBlank();
-    assertThat(browser.driver().findElement(By.cssSelector("#token-helper .token")).getText())
+    assertThat(browser.text(By.cssSelector("#token-helper .token")))
         .containsPattern("it lives \\d+ (hours?|minutes?)\\.")
         .doesNotContain(" 1 hours");
     browser.click(By.cssSelector("#token-helper button[data-copy]"));
@@ -123,8 +122,7 @@ class AgentsAndOperatorBrowserTest {
     browser.click(By.cssSelector("#agent-pusher button[data-rotate]"));
     WebElement rotated = browser.waitFor(By.cssSelector("#token-pusher input[data-secret]"));
     assertThat(rotated.getAttribute("value")).startsWith("whsec_").isNotEqualTo(secret);
-    assertThat(browser.driver().findElement(By.id("token-pusher")).getText())
-        .contains("The previous secret signs too until");
+    assertThat(browser.text(By.id("token-pusher"))).contains("The previous secret signs too until");
   }
 
   @Test
@@ -155,13 +153,12 @@ class AgentsAndOperatorBrowserTest {
           d ->
               Integer.parseInt(d.findElement(By.cssSelector("#figure-waiting .value")).getText())
                   >= 1);
-      assertThat(browser.driver().findElement(By.id("outboxes")).getText())
+      assertThat(browser.text(By.id("outboxes")))
           .contains("team-service")
           .contains("mailbox-service")
           .contains("task-board-service")
           .contains("scheduler-service");
-      assertThat(browser.driver().findElement(By.id("consumer-lag")).getText())
-          .contains("mailbox-service.delivery");
+      assertThat(browser.text(By.id("consumer-lag"))).contains("mailbox-service.delivery");
     }
   }
 
@@ -179,8 +176,7 @@ class AgentsAndOperatorBrowserTest {
     browser.get(fixture.gateway + "/console/agents");
     assertThat(browser.waitFor(By.id("worker-solo")).getAttribute("data-worker"))
         .isEqualTo("absent");
-    assertThat(browser.driver().findElement(By.id("worker-solo")).getText())
-        .contains("No worker connected");
+    assertThat(browser.text(By.id("worker-solo"))).contains("No worker connected");
     assertThat(worker(fixture, token, "solo").path("connected").asBoolean()).isFalse();
     browser.get(fixture.gateway + "/console/teams/" + teamId);
     browser.waitForText(By.id("member-solo"), "no worker connected");
@@ -210,11 +206,10 @@ class AgentsAndOperatorBrowserTest {
       browser.get(fixture.gateway + "/console/agents");
       browser.waitUntil(
           d -> "connected".equals(d.findElement(By.id("worker-solo")).getAttribute("data-worker")));
-      assertThat(browser.driver().findElement(By.id("worker-solo")).getText())
+      assertThat(browser.text(By.id("worker-solo")))
           .contains("Worker connected")
           .contains("1 stream");
-      assertThat(browser.driver().findElement(By.id("worker-mate")).getAttribute("data-worker"))
-          .isEqualTo("absent");
+      assertThat(browser.attribute(By.id("worker-mate"), "data-worker")).isEqualTo("absent");
     }
     // The stream closed: not connected any more, and the open page shows it on its own.
     await()

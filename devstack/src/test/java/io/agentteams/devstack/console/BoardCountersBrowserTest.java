@@ -130,8 +130,7 @@ class BoardCountersBrowserTest {
     browser.driver().findElement(By.id("entry-content")).sendKeys("Answer every letter");
     browser.click(By.id("entry-create"));
     browser.waitForText(By.id("entry-kind-error"), "kind 'opinion' must be one of");
-    assertThat(browser.driver().findElement(By.id("entry-kind")).getAttribute("aria-invalid"))
-        .isEqualTo("true");
+    assertThat(browser.attribute(By.id("entry-kind"), "aria-invalid")).isEqualTo("true");
     assertThat(browser.driver().findElement(By.id("entry-title")).getDomProperty("value"))
         .isEqualTo("Readers first");
     assertThat(browser.driver().findElement(By.id("entry-content")).getDomProperty("value"))
@@ -226,7 +225,7 @@ class BoardCountersBrowserTest {
   }
 
   private static String text(String id) {
-    return browser.driver().findElement(By.id(id)).getText();
+    return browser.text(By.id(id));
   }
 
   private static boolean displayed(String id) {

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.openqa.selenium.By;
@@ -172,6 +173,21 @@ public final class Browser implements AutoCloseable {
           String text = found.get(0).getDomProperty("textContent");
           return text != null && text.contains(expected) ? found.get(0) : null;
         });
+  }
+
+  /**
+   * The element's visible text as it is now. A live update may replace the element between finding
+   * and reading it; then the replacement is read.
+   */
+  public String text(By by) {
+    return waitUntil(d -> d.findElement(by).getText());
+  }
+
+  /**
+   * The element's attribute as it is now, read from its replacement if a live update swapped it.
+   */
+  public @Nullable String attribute(By by, String name) {
+    return waitUntil(d -> Optional.ofNullable(d.findElement(by).getAttribute(name))).orElse(null);
   }
 
   public @Nullable Object script(String script, Object... args) {

@@ -98,7 +98,7 @@ class NeedsYouBrowserTest {
   }
 
   private static String needsYou() {
-    return browser.driver().findElement(By.id("needs-you-count")).getText();
+    return browser.text(By.id("needs-you-count"));
   }
 
   private static String badge() {

@@ -120,10 +120,10 @@ class RosterBrowserTest {
   }
 
   private static String worker(String member) {
-    return browser.driver().findElement(By.id("member-" + member)).getAttribute("data-worker");
+    return browser.attribute(By.id("member-" + member), "data-worker");
   }
 
   private static String row(String member) {
-    return browser.driver().findElement(By.id("member-" + member)).getText();
+    return browser.text(By.id("member-" + member));
   }
 }

@@ -121,11 +121,9 @@ class TeamPageBrowserTest {
     openTeamPage();
     WebElement answer =
         browser.waitFor(By.cssSelector("#job-" + question + " textarea[name=text]"));
-    assertThat(browser.driver().findElement(By.cssSelector("#job-" + question)).getText())
-        .contains("waiting for input");
+    assertThat(browser.text(By.cssSelector("#job-" + question))).contains("waiting for input");
     browser.waitForText(By.cssSelector("#job-" + drafting + " summary"), "running");
-    assertThat(browser.driver().findElement(By.cssSelector("#member-researcher")).getText())
-        .contains("waiting for input");
+    assertThat(browser.text(By.cssSelector("#member-researcher"))).contains("waiting for input");
 
     // The person's own state: an expanded card, a half-typed answer, a draft with a chip.
     browser.click(By.cssSelector("#job-" + drafting + " summary"));
