@@ -5,6 +5,7 @@ import io.agentteams.platform.web.WebProblems;
 import io.agentteams.taskboard.task.application.BoardAdmission;
 import io.agentteams.taskboard.task.application.TaskCommands;
 import io.agentteams.taskboard.task.application.TaskListRequest;
+import io.agentteams.taskboard.task.application.TaskOutcome;
 import io.agentteams.taskboard.task.application.TaskQueries;
 import io.agentteams.taskboard.task.domain.NewTask;
 import io.agentteams.taskboard.task.domain.Task;
@@ -17,6 +18,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -151,37 +153,35 @@ public class TaskController {
       @PathVariable UUID teamId,
       @PathVariable long taskId,
       @RequestBody Mono<TaskRequests.Patch> body) {
-    return admission
-        .admit(caller, teamId)
-        .then(body)
-        .flatMap(
-            request -> {
-              long expected = TaskRequests.expected(request.expectedRevision());
-              if (request.status() != null) {
-                if (!TaskStatus.CANCELLED.wire().equals(request.status())) {
-                  throw WebProblems.invalid(
-                      "invalid-status-change",
-                      "status can only be set to cancelled; other transitions have their own endpoints");
-                }
-                if (request.title() != null
-                    || request.description() != null
-                    || request.dependencies() != null
-                    || request.writeScopes() != null) {
-                  throw WebProblems.invalid(
-                      "cancel-with-edits", "cancel a task without editing it in the same request");
-                }
-                return commands.cancel(caller, teamId, id(taskId), expected).map(OutcomeView::of);
-              }
-              TaskEdit edit =
-                  new TaskEdit(
-                      request.title(),
-                      request.description(),
-                      request.dependencies(),
-                      request.writeScopes());
-              return commands
-                  .update(caller, teamId, id(taskId), expected, edit)
-                  .map(OutcomeView::of);
-            });
+    return change(
+        caller,
+        teamId,
+        body,
+        request -> {
+          long expected = TaskRequests.expected(request.expectedRevision());
+          if (request.status() != null) {
+            if (!TaskStatus.CANCELLED.wire().equals(request.status())) {
+              throw WebProblems.invalid(
+                  "invalid-status-change",
+                  "status can only be set to cancelled; other transitions have their own endpoints");
+            }
+            if (request.title() != null
+                || request.description() != null
+                || request.dependencies() != null
+                || request.writeScopes() != null) {
+              throw WebProblems.invalid(
+                  "cancel-with-edits", "cancel a task without editing it in the same request");
+            }
+            return commands.cancel(caller, teamId, id(taskId), expected);
+          }
+          TaskEdit edit =
+              new TaskEdit(
+                  request.title(),
+                  request.description(),
+                  request.dependencies(),
+                  request.writeScopes());
+          return commands.update(caller, teamId, id(taskId), expected, edit);
+        });
   }
 
   @DeleteMapping("/{taskId}")
@@ -201,16 +201,13 @@ public class TaskController {
       @PathVariable UUID teamId,
       @PathVariable long taskId,
       @RequestBody Mono<TaskRequests.Revision> body) {
-    return admission
-        .admit(caller, teamId)
-        .then(body)
-        .flatMap(
-            request -> {
-              return commands
-                  .claim(
-                      caller, teamId, id(taskId), TaskRequests.expected(request.expectedRevision()))
-                  .map(OutcomeView::of);
-            });
+    return change(
+        caller,
+        teamId,
+        body,
+        request ->
+            commands.claim(
+                caller, teamId, id(taskId), TaskRequests.expected(request.expectedRevision())));
   }
 
   @PostMapping("/{taskId}/release")
@@ -219,16 +216,13 @@ public class TaskController {
       @PathVariable UUID teamId,
       @PathVariable long taskId,
       @RequestBody Mono<TaskRequests.Revision> body) {
-    return admission
-        .admit(caller, teamId)
-        .then(body)
-        .flatMap(
-            request -> {
-              return commands
-                  .release(
-                      caller, teamId, id(taskId), TaskRequests.expected(request.expectedRevision()))
-                  .map(OutcomeView::of);
-            });
+    return change(
+        caller,
+        teamId,
+        body,
+        request ->
+            commands.release(
+                caller, teamId, id(taskId), TaskRequests.expected(request.expectedRevision())));
   }
 
   @PostMapping("/{taskId}/reassign")
@@ -237,23 +231,21 @@ public class TaskController {
       @PathVariable UUID teamId,
       @PathVariable long taskId,
       @RequestBody Mono<TaskRequests.Reassign> body) {
-    return admission
-        .admit(caller, teamId)
-        .then(body)
-        .flatMap(
-            request -> {
-              if (request.member() == null || request.member().isBlank()) {
-                throw WebProblems.invalid("missing-field", "member is required");
-              }
-              return commands
-                  .reassign(
-                      caller,
-                      teamId,
-                      id(taskId),
-                      TaskRequests.expected(request.expectedRevision()),
-                      request.member())
-                  .map(OutcomeView::of);
-            });
+    return change(
+        caller,
+        teamId,
+        body,
+        request -> {
+          if (request.member() == null || request.member().isBlank()) {
+            throw WebProblems.invalid("missing-field", "member is required");
+          }
+          return commands.reassign(
+              caller,
+              teamId,
+              id(taskId),
+              TaskRequests.expected(request.expectedRevision()),
+              request.member());
+        });
   }
 
   @PostMapping("/{taskId}/heartbeat")
@@ -262,25 +254,23 @@ public class TaskController {
       @PathVariable UUID teamId,
       @PathVariable long taskId,
       @RequestBody Mono<TaskRequests.Heartbeat> body) {
-    return admission
-        .admit(caller, teamId)
-        .then(body)
-        .flatMap(
-            request -> {
-              Task.Progress progress =
-                  request.phase() == null && request.percent() == null
-                      ? null
-                      : new Task.Progress(
-                          request.phase(), request.percent() == null ? 0 : request.percent());
-              return commands
-                  .heartbeat(
-                      caller,
-                      teamId,
-                      id(taskId),
-                      TaskRequests.expected(request.expectedRevision()),
-                      progress)
-                  .map(OutcomeView::of);
-            });
+    return change(
+        caller,
+        teamId,
+        body,
+        request -> {
+          Task.Progress progress =
+              request.phase() == null && request.percent() == null
+                  ? null
+                  : new Task.Progress(
+                      request.phase(), request.percent() == null ? 0 : request.percent());
+          return commands.heartbeat(
+              caller,
+              teamId,
+              id(taskId),
+              TaskRequests.expected(request.expectedRevision()),
+              progress);
+        });
   }
 
   @PostMapping("/{taskId}/complete")
@@ -289,20 +279,17 @@ public class TaskController {
       @PathVariable UUID teamId,
       @PathVariable long taskId,
       @RequestBody Mono<TaskRequests.Complete> body) {
-    return admission
-        .admit(caller, teamId)
-        .then(body)
-        .flatMap(
-            request -> {
-              return commands
-                  .complete(
-                      caller,
-                      teamId,
-                      id(taskId),
-                      TaskRequests.expected(request.expectedRevision()),
-                      request.result())
-                  .map(OutcomeView::of);
-            });
+    return change(
+        caller,
+        teamId,
+        body,
+        request ->
+            commands.complete(
+                caller,
+                teamId,
+                id(taskId),
+                TaskRequests.expected(request.expectedRevision()),
+                request.result()));
   }
 
   @PostMapping("/{taskId}/fail")
@@ -311,20 +298,26 @@ public class TaskController {
       @PathVariable UUID teamId,
       @PathVariable long taskId,
       @RequestBody Mono<TaskRequests.Fail> body) {
-    return admission
-        .admit(caller, teamId)
-        .then(body)
-        .flatMap(
-            request -> {
-              return commands
-                  .fail(
-                      caller,
-                      teamId,
-                      id(taskId),
-                      TaskRequests.expected(request.expectedRevision()),
-                      request.error())
-                  .map(OutcomeView::of);
-            });
+    return change(
+        caller,
+        teamId,
+        body,
+        request ->
+            commands.fail(
+                caller,
+                teamId,
+                id(taskId),
+                TaskRequests.expected(request.expectedRevision()),
+                request.error()));
+  }
+
+  /**
+   * A write to one task: the caller is admitted to the team first, then its body is read and turned
+   * into the command it asks for, whose outcome is answered.
+   */
+  private <B> Mono<OutcomeView> change(
+      Caller caller, UUID teamId, Mono<B> body, Function<B, Mono<TaskOutcome>> command) {
+    return admission.admit(caller, teamId).then(body).flatMap(command).map(OutcomeView::of);
   }
 
   private static TaskId id(long value) {
