@@ -8,9 +8,13 @@
 //   "gate: ..."  works until GET /release?task=<id> lets it complete (or it is cancelled)
 //   "fail: ..."  fails with a reason
 //   "deny: ..."  answers auth-required, then completes once released (GET /release?task=<id>)
+//   "struct: ..." completes like an echo, its final status update (so its task's metadata) carrying
+//                usage of 11 input and 7 output tokens; every number of a "usage" object is written
+//                with a zero fraction (11.0), as protobuf's Struct makes the Python A2A SDK send them
 //   otherwise    completes with an artifact that echoes the text
 // GET /log tells the test every JSON-RPC method called (with the task id it names, if any), every
-// message the agent received and every task it was asked to cancel.
+// message the agent received, every task it was asked to cancel and every usage object it wrote
+// (as written).
 // It prints one line "ready <streamingPort> <pollingPort>" once both ports listen.
 import express from 'express';
 import { AGENT_CARD_PATH, TaskState, Role } from '@a2a-js/sdk';
@@ -20,6 +24,7 @@ import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/serve
 const received = [];
 const cancelled = [];
 const calls = [];
+const usageWritten = [];
 const holding = new Map();
 // Tasks whose follow-up streams start with a status update (the "asks:" ones).
 const statusFirst = new Set();
@@ -33,8 +38,15 @@ const agentMessage = (taskId, contextId, value) => ({
   contextId, taskId, role: Role.ROLE_AGENT, parts: [text(value)], metadata: undefined,
   extensions: [], referenceTaskIds: [],
 });
-const status = (taskId, contextId, state, message) => AgentEvent.statusUpdate({
-  taskId, contextId, status: { state, message, timestamp: now() }, metadata: undefined,
+const status = (taskId, contextId, state, message, metadata) => AgentEvent.statusUpdate({
+  taskId, contextId, status: { state, message, timestamp: now() }, metadata,
+});
+// JSON writes 11 for 11.0; a Struct-based writer sends 11.0, so the usage objects are rewritten as
+// text, and each rewritten one is logged.
+const structNumbers = (json) => json.replace(/"usage":\{[^{}]*\}/g, (usage) => {
+  const written = usage.replace(/:(-?\d+)(?=[,}])/g, ':$1.0');
+  usageWritten.push(written.slice('"usage":'.length));
+  return written;
 });
 
 const executor = {
@@ -98,7 +110,10 @@ const executor = {
     bus.publish(AgentEvent.artifactUpdate({ taskId, contextId,
       artifact: { artifactId: `a-${taskId}`, name: 'answer', description: '', parts: [text(answer)],
         metadata: undefined, extensions: [] }, append: false, lastChunk: true, metadata: undefined }));
-    bus.publish(status(taskId, contextId, TaskState.TASK_STATE_COMPLETED, undefined));
+    const usage = original.startsWith('struct:')
+      ? { usage: { input_tokens: 11, output_tokens: 7, model: 'struct-model' } }
+      : undefined;
+    bus.publish(status(taskId, contextId, TaskState.TASK_STATE_COMPLETED, undefined, usage));
     bus.finished();
   },
   async cancelTask(taskId, bus) {
@@ -138,6 +153,15 @@ async function serve(streaming) {
   app.use('/a2a/jsonrpc', express.json(), (req, res, next) => {
     calls.push({ port, method: req.body?.method, version: req.get('A2A-Version') ?? null,
       taskId: req.body?.params?.id ?? null });
+    const json = res.json.bind(res);
+    res.json = (body) => {
+      const text = JSON.stringify(body);
+      const written = structNumbers(text);
+      return written === text ? json(body) : res.type('application/json').send(written);
+    };
+    const writeEvent = res.write.bind(res);
+    res.write = (chunk, ...rest) =>
+      writeEvent(typeof chunk === 'string' ? structNumbers(chunk) : chunk, ...rest);
     const continued = req.body?.params?.message?.taskId;
     if (req.body?.method === 'SendStreamingMessage' && statusFirst.has(continued)) {
       // The SDK's server insists on opening a stream with the task; the Python SDK's server opens a
@@ -155,7 +179,7 @@ async function serve(streaming) {
     next();
   });
   app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  app.get('/log', (req, res) => res.json({ calls, received, cancelled }));
+  app.get('/log', (req, res) => res.json({ calls, received, cancelled, usageWritten }));
   app.get('/release', (req, res) => {
     const release = holding.get(req.query.task);
     holding.delete(req.query.task);

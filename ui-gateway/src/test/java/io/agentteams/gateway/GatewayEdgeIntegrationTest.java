@@ -28,6 +28,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -760,6 +762,85 @@ class GatewayEdgeIntegrationTest {
         .expectBody()
         .jsonPath("$.id")
         .isEqualTo(StubServices.TEAM.toString());
+  }
+
+  /**
+   * A proxied call is measured by its route, the gateway's own calls to the services by their URI,
+   * and the gateway's own endpoints as server requests: Prometheus exports a name only with one set
+   * of labels, so each needs a name of its own or one of them is dropped.
+   */
+  @Test
+  void theRoutesCallsAndTheGatewaysOwnCallsAreEachExportedUnderANameOfTheirOwn() {
+    web.get()
+        .uri("/api/v1/teams")
+        .header("Authorization", "Bearer " + devToken(web, StubServices.OWNER))
+        .exchange()
+        .expectStatus()
+        .isOk();
+    // The merged API document: the gateway's own endpoint, which calls every service itself.
+    web.get().uri("/v3/api-docs").exchange().expectStatus().isOk();
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              String exposition = scrape();
+              assertThat(series(exposition, "agentteams_gateway_proxied_requests_seconds_count"))
+                  .as("the route's proxied call")
+                  .anySatisfy(
+                      labels ->
+                          assertThat(labels)
+                              .containsEntry("spring_cloud_gateway_route_id", "team")
+                              .containsEntry("http_method", "GET")
+                              .containsEntry("http_status_code", "200"));
+              List<Map<String, String>> ownCalls =
+                  series(exposition, "http_client_requests_seconds_count");
+              assertThat(ownCalls)
+                  .as("the gateway's own call to a service")
+                  .anySatisfy(
+                      labels ->
+                          assertThat(labels)
+                              .containsEntry("uri", "/v3/api-docs")
+                              .containsEntry("status", "200"));
+              assertThat(ownCalls)
+                  .allSatisfy(
+                      labels ->
+                          assertThat(labels).doesNotContainKey("spring_cloud_gateway_route_id"));
+              assertThat(series(exposition, "http_server_requests_seconds_count"))
+                  .as("the gateway's own endpoint")
+                  .anySatisfy(labels -> assertThat(labels).containsEntry("uri", "/v3/api-docs"));
+            });
+  }
+
+  private String scrape() {
+    return WebTestClient.bindToServer()
+        .baseUrl("http://127.0.0.1:" + managementPort)
+        .build()
+        .get()
+        .uri("/actuator/prometheus")
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectBody(String.class)
+        .returnResult()
+        .getResponseBody();
+  }
+
+  /** The labels of each series of {@code name} in a Prometheus text exposition. */
+  private static List<Map<String, String>> series(String exposition, String name) {
+    List<Map<String, String>> found = new ArrayList<>();
+    Pattern label = Pattern.compile("(\\w+)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+    for (String line : exposition.split("\n")) {
+      if (line.startsWith(name + "{")) {
+        Map<String, String> labels = new java.util.HashMap<>();
+        Matcher matcher = label.matcher(line.substring(name.length() + 1, line.lastIndexOf('}')));
+        while (matcher.find()) {
+          labels.put(matcher.group(1), matcher.group(2));
+        }
+        found.add(labels);
+      }
+    }
+    return found;
   }
 
   @Test

@@ -95,7 +95,9 @@ public final class A2aPeer implements AutoCloseable {
     return "http://127.0.0.1:" + pollingPort;
   }
 
-  /** The agent's log: {@code calls}, {@code received} and {@code cancelled}. */
+  /**
+   * The agent's log: {@code calls}, {@code received}, {@code cancelled} and {@code usageWritten}.
+   */
   JsonNode log() throws IOException, InterruptedException {
     HttpResponse<String> response =
         http.send(

@@ -7,7 +7,9 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Which service owns which public path (DESIGN.md section 4). Paths the gateway serves itself
- * (streams, the team context, tools) are controllers and take precedence over these routes.
+ * (streams, the team context, tools) are controllers and take precedence over these routes. The
+ * calls the routes proxy are measured under a name of their own ({@link
+ * ProxiedRequestsConvention}).
  */
 @Configuration(proxyBeanMethods = false)
 public class ServiceRoutes {
@@ -63,5 +65,10 @@ public class ServiceRoutes {
                         "/api/v1/tokens/**")
                     .uri(services.team()))
         .build();
+  }
+
+  @Bean
+  ProxiedRequestsConvention proxiedRequestsConvention() {
+    return new ProxiedRequestsConvention();
   }
 }
