@@ -17,7 +17,7 @@ final class Execution implements JobContext {
 
   private final JobOffer first;
   private final boolean reconciling;
-  private final AgentWorker worker;
+  private final JobsInHand jobs;
   private final MemberTools tools;
   private volatile String leaseToken;
   private volatile Duration leaseTtl;
@@ -29,15 +29,15 @@ final class Execution implements JobContext {
   private volatile boolean abandoned;
   private final List<Runnable> onInterrupt = new ArrayList<>();
 
-  Execution(JobOffer offer, boolean reconciling, AgentWorker worker) {
+  Execution(JobOffer offer, boolean reconciling, JobsInHand jobs) {
     this.first = offer;
     this.reconciling = reconciling;
-    this.worker = worker;
+    this.jobs = jobs;
     this.leaseToken = offer.leaseToken();
     this.leaseTtl = Duration.ofSeconds(Math.max(1, offer.leaseTtlSeconds()));
     this.memberToken = offer.memberToken();
     this.nextHeartbeat = Instant.now().plus(heartbeatEvery());
-    this.tools = worker.memberTools(offer.teamId(), () -> this.memberToken);
+    this.tools = jobs.memberTools(offer.teamId(), () -> this.memberToken);
   }
 
   UUID jobId() {
@@ -46,7 +46,7 @@ final class Execution implements JobContext {
 
   @Override
   public boolean reportUsage(io.agentteams.sdk.jobs.Usage soFar) {
-    return !cancelled && !interrupted && worker.reportUsage(this, soFar);
+    return !cancelled && !interrupted && jobs.reportUsage(this, soFar);
   }
 
   String leaseToken() {
@@ -173,7 +173,7 @@ final class Execution implements JobContext {
 
   @Override
   public boolean stopping() {
-    return worker.stopping() || abandoned;
+    return jobs.stopping() || abandoned;
   }
 
   @Override
@@ -183,6 +183,6 @@ final class Execution implements JobContext {
 
   @Override
   public String workerId() {
-    return worker.workerId();
+    return jobs.workerId();
   }
 }

@@ -8,26 +8,16 @@ import io.agentteams.platform.tracing.EventTracing;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.utils.Utils;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,13 +40,8 @@ public class TeamEventFeed {
 
   private final EventCodec codec;
   private final StreamProperties properties;
-  private final Map<String, TeamWindow> windows;
-  private final Map<TopicPartition, Long> startPositions = new ConcurrentHashMap<>();
-  private final Map<String, Integer> partitionCounts = new ConcurrentHashMap<>();
-  // Per partition, the offset up to which events of dropped windows are gone: a window made again
-  // for a team on that partition vouches only for what comes after it.
-  private final Map<TopicPartition, Long> droppedUpTo = new ConcurrentHashMap<>();
-  private final AtomicLong retained = new AtomicLong();
+  private final TeamWindows windows;
+  private final MissedEvents readBack;
   // One live sink per team with subscribers, so an event costs only that team's subscribers.
   private final Map<String, Sinks.Many<FeedEvent>> live = new ConcurrentHashMap<>();
   private final AtomicInteger subscribers = new AtomicInteger();
@@ -64,7 +49,6 @@ public class TeamEventFeed {
   private final Counter resets;
   private final Counter repeatsDropped;
   private final EventTracing tracing;
-  private final EventReplay replay;
 
   public TeamEventFeed(
       EventCodec codec,
@@ -75,26 +59,15 @@ public class TeamEventFeed {
     this.codec = codec;
     this.properties = properties;
     this.tracing = tracing;
-    this.replay = replay;
-    this.windows =
-        Collections.synchronizedMap(
-            new LinkedHashMap<>(16, 0.75f, true) {
-              @Override
-              protected boolean removeEldestEntry(Map.Entry<String, TeamWindow> eldest) {
-                if (size() <= properties.maxTeams()) {
-                  return false;
-                }
-                dropped(eldest.getKey(), eldest.getValue());
-                return true;
-              }
-            });
+    this.windows = new TeamWindows(properties);
+    this.readBack = new MissedEvents(codec, replay, windows);
     Gauge.builder("agentteams.gateway.stream.subscribers", subscribers, AtomicInteger::get)
         .description("Open event streams on this replica")
         .register(meters);
-    Gauge.builder("agentteams.gateway.stream.teams", windows, Map::size)
+    Gauge.builder("agentteams.gateway.stream.teams", windows, TeamWindows::teams)
         .description("Teams whose recent events this replica keeps for replay")
         .register(meters);
-    Gauge.builder("agentteams.gateway.stream.window", retained, AtomicLong::get)
+    Gauge.builder("agentteams.gateway.stream.window", windows, TeamWindows::retainedBytes)
         .description("Size of the events this replica keeps for replay, all teams together")
         .baseUnit("bytes")
         .register(meters);
@@ -118,52 +91,12 @@ public class TeamEventFeed {
 
   /** The bytes every team's window keeps, by the windows' own accounting. */
   public long retainedBytes() {
-    return retained.get();
-  }
-
-  /** Drops least recently used teams' windows while all of them keep more than the total bound. */
-  private void keepWithinTotal() {
-    long bound = properties.windowBytesTotal().toBytes();
-    while (retained.get() > bound) {
-      Map.Entry<String, TeamWindow> eldest;
-      synchronized (windows) {
-        var entries = windows.entrySet().iterator();
-        if (!entries.hasNext()) {
-          return;
-        }
-        eldest = entries.next();
-        entries.remove();
-      }
-      dropped(eldest.getKey(), eldest.getValue());
-    }
-  }
-
-  /** A team's window is gone: its bytes leave the total, and its events are marked as dropped. */
-  private void dropped(String teamId, TeamWindow window) {
-    TeamWindow.Snapshot snapshot = window.snapshot();
-    retained.addAndGet(-window.bytes());
-    for (int topic = 0; topic < Topics.EVENT_TOPICS.size(); topic++) {
-      TopicPartition partition = partitionOf(teamId, topic);
-      if (partition != null) {
-        droppedUpTo.merge(partition, snapshot.cursor().offset(topic), Math::max);
-      }
-    }
-  }
-
-  private @Nullable TopicPartition partitionOf(String teamId, int topic) {
-    String name = Topics.EVENT_TOPICS.get(topic);
-    Integer partitions = partitionCounts.get(name);
-    if (partitions == null) {
-      return null;
-    }
-    byte[] key = teamId.getBytes(StandardCharsets.UTF_8);
-    return new TopicPartition(name, Utils.toPositive(Utils.murmur2(key)) % partitions);
+    return windows.retainedBytes();
   }
 
   /** Where this replica starts reading a partition, and how many partitions each topic has. */
   public void assigned(TopicPartition partition, long position, int partitionsOfTopic) {
-    startPositions.putIfAbsent(partition, position);
-    partitionCounts.putIfAbsent(partition.topic(), partitionsOfTopic);
+    windows.assigned(partition, position, partitionsOfTopic);
   }
 
   /**
@@ -199,12 +132,13 @@ public class TeamEventFeed {
   /** Keeps the event in its team's window and hands it to the team's live streams. */
   private int fanOut(EventEnvelope envelope, int topic, long offset, String json) {
     int streams = hand(envelope, topic, offset, json);
-    keepWithinTotal();
+    windows.keepWithinTotal();
     return streams;
   }
 
   private int hand(EventEnvelope envelope, int topic, long offset, String json) {
-    return window(envelope.teamId())
+    return windows
+        .window(envelope.teamId())
         .append(
             envelope.eventId().toString(),
             envelope.teamId(),
@@ -225,49 +159,6 @@ public class TeamEventFeed {
               return streams;
             })
         .orElse(0);
-  }
-
-  private TeamWindow window(String teamId) {
-    TeamWindow known = windows.get(teamId);
-    if (known != null) {
-      return known;
-    }
-    long[] completeAfter = completeAfter(teamId);
-    if (completeAfter == null) {
-      // Not reading every topic yet: an empty window that vouches for nothing, not kept.
-      long[] nothing = new long[Topics.EVENT_TOPICS.size()];
-      Arrays.fill(nothing, Long.MAX_VALUE);
-      return new TeamWindow(
-          properties.windowPerTeam(),
-          properties.windowBytesPerTeam().toBytes(),
-          nothing,
-          change -> {});
-    }
-    return windows.computeIfAbsent(
-        teamId,
-        id ->
-            new TeamWindow(
-                properties.windowPerTeam(),
-                properties.windowBytesPerTeam().toBytes(),
-                completeAfter,
-                retained::addAndGet));
-  }
-
-  /**
-   * Per topic, the offset on the team's partition after which this replica has read everything;
-   * null while some topic is not assigned yet.
-   */
-  private long @Nullable [] completeAfter(String teamId) {
-    long[] after = new long[Topics.EVENT_TOPICS.size()];
-    for (int topic = 0; topic < after.length; topic++) {
-      TopicPartition partition = partitionOf(teamId, topic);
-      Long start = partition == null ? null : startPositions.get(partition);
-      if (start == null) {
-        return null;
-      }
-      after[topic] = Math.max(start - 1, droppedUpTo.getOrDefault(partition, -1L));
-    }
-    return after;
   }
 
   /**
@@ -296,25 +187,25 @@ public class TeamEventFeed {
                               new SlowSubscriberException(properties.subscriberBuffer()));
                         }
                       });
-          TeamWindow.Snapshot taken = window(teamId).snapshot();
+          TeamWindow.Snapshot taken = windows.window(teamId).snapshot();
           // A replica that has only just started may not read the topics yet: a resume waits (a
           // while) until it does, rather than getting a reset for want of a window.
           Mono<TeamWindow.Snapshot> vouching =
-              resume.isEmpty() || vouches(taken)
+              resume.isEmpty() || TeamWindows.vouches(taken)
                   ? Mono.just(taken)
-                  : Mono.fromSupplier(() -> window(teamId).snapshot())
-                      .filter(TeamEventFeed::vouches)
+                  : Mono.fromSupplier(() -> windows.window(teamId).snapshot())
+                      .filter(TeamWindows::vouches)
                       .repeatWhenEmpty(again -> again.delayElements(Duration.ofMillis(50)))
                       .timeout(
                           properties.replayTimeout(),
-                          Mono.fromSupplier(() -> window(teamId).snapshot()));
+                          Mono.fromSupplier(() -> windows.window(teamId).snapshot()));
           return vouching
               .flatMapMany(
                   snapshot ->
                       (resume.isEmpty() || snapshot.covers(resume.get())
                               ? Mono.just(Optional.<List<FeedEvent>>of(List.of()))
                               : Mono.fromCallable(
-                                      () -> beforeWindow(teamId, resume.get(), snapshot))
+                                      () -> readBack.beforeWindow(teamId, resume.get(), snapshot))
                                   .subscribeOn(Schedulers.boundedElastic()))
                           .flatMapMany(
                               replayed ->
@@ -326,16 +217,6 @@ public class TeamEventFeed {
                     liveSubscription.dispose();
                   });
         });
-  }
-
-  /** Whether the snapshot is of a window that vouches for what it holds (its topics are read). */
-  private static boolean vouches(TeamWindow.Snapshot snapshot) {
-    for (long after : snapshot.completeAfter()) {
-      if (after == Long.MAX_VALUE) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**
@@ -378,92 +259,12 @@ public class TeamEventFeed {
   }
 
   /**
-   * The team's events after {@code resume} and before the window's start, read back from the broker
-   * in time order (each topic's in offset order), each with the cursor just after it; empty when
-   * they cannot all be had.
-   */
-  private Optional<List<FeedEvent>> beforeWindow(
-      String teamId, EventCursor resume, TeamWindow.Snapshot snapshot) {
-    List<EventReplay.Range> ranges = new ArrayList<>();
-    for (int topic = 0; topic < Topics.EVENT_TOPICS.size(); topic++) {
-      long completeAfter = snapshot.completeAfter()[topic];
-      TopicPartition partition = partitionOf(teamId, topic);
-      if (completeAfter == Long.MAX_VALUE || partition == null) {
-        return Optional.empty();
-      }
-      if (resume.offset(topic) < completeAfter) {
-        ranges.add(
-            new EventReplay.Range(topic, partition, resume.offset(topic) + 1, completeAfter));
-      }
-    }
-    return replay
-        .missed(teamId, ranges)
-        .map(TeamEventFeed::inTimeOrder)
-        .map(records -> feedEvents(teamId, resume, records));
-  }
-
-  /** Merges the topics' records by timestamp, keeping each topic's in offset order. */
-  private static List<EventReplay.Missed> inTimeOrder(List<EventReplay.Missed> records) {
-    Map<Integer, ArrayDeque<EventReplay.Missed>> byTopic = new TreeMap<>();
-    records.stream()
-        .sorted(
-            Comparator.comparingInt(EventReplay.Missed::topic)
-                .thenComparingLong(EventReplay.Missed::offset))
-        .forEach(r -> byTopic.computeIfAbsent(r.topic(), t -> new ArrayDeque<>()).add(r));
-    List<EventReplay.Missed> merged = new ArrayList<>(records.size());
-    while (true) {
-      ArrayDeque<EventReplay.Missed> next = null;
-      for (ArrayDeque<EventReplay.Missed> queue : byTopic.values()) {
-        if (!queue.isEmpty()
-            && (next == null || queue.peekFirst().timestamp() < next.peekFirst().timestamp())) {
-          next = queue;
-        }
-      }
-      if (next == null) {
-        return merged;
-      }
-      merged.add(next.removeFirst());
-    }
-  }
-
-  private List<FeedEvent> feedEvents(
-      String teamId, EventCursor resume, List<EventReplay.Missed> records) {
-    List<FeedEvent> events = new ArrayList<>(records.size());
-    Set<String> seen = new HashSet<>();
-    EventCursor cursor = resume;
-    for (EventReplay.Missed record : records) {
-      cursor = cursor.after(record.topic(), record.offset());
-      EventEnvelope envelope;
-      try {
-        envelope = codec.read(record.json());
-      } catch (MalformedEventException e) {
-        continue;
-      }
-      if (!envelope.teamId().equals(teamId) || !seen.add(envelope.eventId().toString())) {
-        continue;
-      }
-      events.add(
-          new FeedEvent(
-              envelope.eventId().toString(),
-              envelope.teamId(),
-              envelope.ownerId(),
-              record.topic(),
-              record.offset(),
-              envelope.type(),
-              record.json(),
-              EventAudience.of(envelope.data()),
-              cursor));
-    }
-    return events;
-  }
-
-  /**
    * Where a team's stream stands now: a cursor after every event this replica has read for it. A
    * page that reads the team's state after taking this cursor and then streams from it misses
    * nothing (events after it may already be reflected in what it read).
    */
   public EventCursor position(String teamId) {
-    return window(teamId).snapshot().cursor();
+    return windows.window(teamId).snapshot().cursor();
   }
 
   /** Every event of a team after this call, with no replay: for "wait for the next change". */
@@ -489,36 +290,6 @@ public class TeamEventFeed {
                     }
                   });
         });
-  }
-
-  /**
-   * One connection's memory of how far it has gone on each topic: an event at or before that offset
-   * was sent already (or, resumed, was had before), so it is not sent again. A feed consumer that
-   * rejoins after a broker failure reads records again from its last commit; those that fell out of
-   * the window meanwhile would otherwise reach open streams twice, carrying the latest cursor.
-   */
-  private static final class SentOnce implements Predicate<FeedEvent> {
-
-    private final long[] upTo;
-    private final Counter dropped;
-
-    SentOnce(EventCursor from, Counter dropped) {
-      this.dropped = dropped;
-      upTo = new long[Topics.EVENT_TOPICS.size()];
-      for (int topic = 0; topic < upTo.length; topic++) {
-        upTo[topic] = from.offset(topic);
-      }
-    }
-
-    @Override
-    public boolean test(FeedEvent event) {
-      if (event.offset() <= upTo[event.topic()]) {
-        dropped.increment();
-        return false;
-      }
-      upTo[event.topic()] = event.offset();
-      return true;
-    }
   }
 
   /** What a stream carries. */

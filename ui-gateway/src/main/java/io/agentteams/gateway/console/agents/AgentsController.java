@@ -1,5 +1,6 @@
 package io.agentteams.gateway.console.agents;
 
+import io.agentteams.gateway.console.ConsoleForm;
 import io.agentteams.gateway.console.ConsoleModel;
 import io.agentteams.gateway.console.api.ApiResult;
 import io.agentteams.gateway.console.api.ConsoleApi;
@@ -98,36 +99,30 @@ public class AgentsController {
   }
 
   @PostMapping("/console/agents")
-  public Mono<String> register(Principal principal, ServerWebExchange exchange, Model model) {
+  public Mono<String> register(
+      ConsoleForm form, Principal principal, ServerWebExchange exchange, Model model) {
     Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
-    return exchange
-        .getFormData()
+    AgentDraft draft = AgentDraft.of(form.fields());
+    return api.post(owner, "/api/v1/agents", draft.request(true))
         .flatMap(
-            form -> {
-              AgentDraft draft = AgentDraft.of(form);
-              return api.post(owner, "/api/v1/agents", draft.request(true))
-                  .flatMap(
-                      result -> {
-                        String secret =
-                            result.body() == null
-                                ? ""
-                                : result.body().path("webhook_secret").asString("");
-                        if (result.ok() && !secret.isEmpty()) {
-                          // A webhook agent's signing secret: shown on this page, this once.
-                          exchange.getResponse().getHeaders().setCacheControl("no-store");
-                          model.addAttribute("saved", draft.id());
-                          model.addAttribute("agentId", draft.id());
-                          model.addAttribute("secret", secret);
-                          model.addAttribute("previousValidUntil", null);
-                          return page(owner, model, AgentDraft.empty(), null);
-                        }
-                        if (result.ok()) {
-                          return Mono.just("redirect:/console/agents?saved=" + draft.id());
-                        }
-                        exchange.getResponse().setStatusCode(status(result));
-                        model.addAttribute("saved", null);
-                        return page(owner, model, draft, result.message());
-                      });
+            result -> {
+              String secret =
+                  result.body() == null ? "" : result.body().path("webhook_secret").asString("");
+              if (result.ok() && !secret.isEmpty()) {
+                // A webhook agent's signing secret: shown on this page, this once.
+                exchange.getResponse().getHeaders().setCacheControl("no-store");
+                model.addAttribute("saved", draft.id());
+                model.addAttribute("agentId", draft.id());
+                model.addAttribute("secret", secret);
+                model.addAttribute("previousValidUntil", null);
+                return page(owner, model, AgentDraft.empty(), null);
+              }
+              if (result.ok()) {
+                return Mono.just("redirect:/console/agents?saved=" + draft.id());
+              }
+              exchange.getResponse().setStatusCode(status(result));
+              model.addAttribute("saved", null);
+              return page(owner, model, draft, result.message());
             });
   }
 
@@ -147,25 +142,22 @@ public class AgentsController {
 
   @PostMapping("/console/agents/{agentId}")
   public Mono<String> replace(
-      @PathVariable String agentId, Principal principal, ServerWebExchange exchange, Model model) {
+      @PathVariable String agentId,
+      ConsoleForm form,
+      Principal principal,
+      ServerWebExchange exchange,
+      Model model) {
     Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
-    return exchange
-        .getFormData()
-        .flatMap(
-            form -> {
-              AgentDraft draft = AgentDraft.of(form);
-              return api.put(
-                      owner,
-                      ConsoleApi.path("/api/v1/agents/{id}", Map.of(), agentId),
-                      draft.request(false))
-                  .map(
-                      result -> {
-                        if (result.ok()) {
-                          return "redirect:/console/agents?saved=" + agentId;
-                        }
-                        exchange.getResponse().setStatusCode(status(result));
-                        return editForm(model, agentId, draft, result.message());
-                      });
+    AgentDraft draft = AgentDraft.of(form.fields());
+    return api.put(
+            owner, ConsoleApi.path("/api/v1/agents/{id}", Map.of(), agentId), draft.request(false))
+        .map(
+            result -> {
+              if (result.ok()) {
+                return "redirect:/console/agents?saved=" + agentId;
+              }
+              exchange.getResponse().setStatusCode(status(result));
+              return editForm(model, agentId, draft, result.message());
             });
   }
 

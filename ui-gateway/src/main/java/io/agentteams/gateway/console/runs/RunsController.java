@@ -1,5 +1,6 @@
 package io.agentteams.gateway.console.runs;
 
+import io.agentteams.gateway.console.ConsoleForm;
 import io.agentteams.gateway.console.ConsoleModel;
 import io.agentteams.gateway.console.api.ApiResult;
 import io.agentteams.gateway.console.api.ConsoleApi;
@@ -17,7 +18,6 @@ import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
-import org.springframework.util.MultiValueMap;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -51,55 +51,44 @@ public class RunsController {
   /** Starts a run with the form's objective and options, then shows its page. */
   @PostMapping("/console/teams/{teamId}/runs")
   public Mono<String> start(
-      @PathVariable UUID teamId, Principal principal, Model model, ServerWebExchange exchange) {
+      @PathVariable UUID teamId,
+      ConsoleForm form,
+      Principal principal,
+      Model model,
+      ServerWebExchange exchange) {
     Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
-    return exchange
-        .getFormData()
+    String objective = form.text("objective");
+    if (objective.isBlank()) {
+      exchange.getResponse().setStatusCode(HttpStatus.UNPROCESSABLE_CONTENT);
+      return listPage(owner, teamId, model, exchange, objective, "Write the objective.");
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("objective", objective);
+    body.put("require_plan_approval", form.yes("require_plan_approval"));
+    body.put("continue_on_member_error", form.yes("continue_on_member_error"));
+    if (!form.text("budget_tokens").isBlank()) {
+      long tokens = form.wholeNumber("budget_tokens");
+      if (tokens < 0) {
+        exchange.getResponse().setStatusCode(HttpStatus.UNPROCESSABLE_CONTENT);
+        return listPage(owner, teamId, model, exchange, objective, "The budget is a whole number.");
+      }
+      body.put("budget", Map.of("max_tokens", tokens));
+    }
+    if (!form.text("run_key").isBlank()) {
+      body.put("idempotency_key", form.text("run_key"));
+    }
+    return api.post(owner, "/api/v1/teams/" + teamId + "/runs", body)
         .flatMap(
-            form -> {
-              String objective = field(form, "objective");
-              if (objective.isBlank()) {
-                exchange.getResponse().setStatusCode(HttpStatus.UNPROCESSABLE_CONTENT);
-                return listPage(owner, teamId, model, exchange, objective, "Write the objective.");
+            result -> {
+              if (result.ok() && result.body() != null) {
+                return Mono.just(
+                    "redirect:/console/teams/"
+                        + teamId
+                        + "/runs/"
+                        + result.body().path("id").asString());
               }
-              Map<String, Object> body = new LinkedHashMap<>();
-              body.put("objective", objective);
-              body.put("require_plan_approval", "yes".equals(field(form, "require_plan_approval")));
-              body.put(
-                  "continue_on_member_error",
-                  "yes".equals(field(form, "continue_on_member_error")));
-              String budget = field(form, "budget_tokens").strip();
-              if (!budget.isEmpty()) {
-                long tokens;
-                try {
-                  tokens = Long.parseLong(budget);
-                } catch (NumberFormatException e) {
-                  tokens = -1;
-                }
-                if (tokens < 0) {
-                  exchange.getResponse().setStatusCode(HttpStatus.UNPROCESSABLE_CONTENT);
-                  return listPage(
-                      owner, teamId, model, exchange, objective, "The budget is a whole number.");
-                }
-                body.put("budget", Map.of("max_tokens", tokens));
-              }
-              if (!field(form, "run_key").isBlank()) {
-                body.put("idempotency_key", field(form, "run_key"));
-              }
-              return api.post(owner, "/api/v1/teams/" + teamId + "/runs", body)
-                  .flatMap(
-                      result -> {
-                        if (result.ok() && result.body() != null) {
-                          return Mono.just(
-                              "redirect:/console/teams/"
-                                  + teamId
-                                  + "/runs/"
-                                  + result.body().path("id").asString());
-                        }
-                        exchange.getResponse().setStatusCode(result.problemStatus());
-                        return listPage(
-                            owner, teamId, model, exchange, objective, result.message());
-                      });
+              exchange.getResponse().setStatusCode(result.problemStatus());
+              return listPage(owner, teamId, model, exchange, objective, result.message());
             });
   }
 
@@ -144,30 +133,26 @@ public class RunsController {
   public Mono<String> reject(
       @PathVariable UUID teamId,
       @PathVariable UUID runId,
+      ConsoleForm form,
       Principal principal,
       Model model,
       ServerWebExchange exchange) {
     Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
-    return exchange
-        .getFormData()
-        .flatMap(
-            form -> {
-              String reason = field(form, "reason");
-              if (reason.isBlank()) {
-                exchange.getResponse().setStatusCode(HttpStatus.UNPROCESSABLE_CONTENT);
-                model.addAttribute("actionError", "Say why the plan is rejected.");
-                return body(owner, teamId, runId, model).thenReturn("fragments/run :: body");
-              }
-              return act(
-                  owner,
-                  teamId,
-                  runId,
-                  "reject",
-                  Map.of("reason", reason),
-                  "Plan rejected.",
-                  model,
-                  exchange);
-            });
+    String reason = form.text("reason");
+    if (reason.isBlank()) {
+      exchange.getResponse().setStatusCode(HttpStatus.UNPROCESSABLE_CONTENT);
+      model.addAttribute("actionError", "Say why the plan is rejected.");
+      return body(owner, teamId, runId, model).thenReturn("fragments/run :: body");
+    }
+    return act(
+        owner,
+        teamId,
+        runId,
+        "reject",
+        Map.of("reason", reason),
+        "Plan rejected.",
+        model,
+        exchange);
   }
 
   @PostMapping("/console/teams/{teamId}/runs/{runId}/cancel")
@@ -275,10 +260,5 @@ public class RunsController {
     model.addAttribute(
         "message", missing ? "There is no such run among yours." : e.result().message());
     return Mono.just("problem");
-  }
-
-  private static String field(MultiValueMap<String, String> form, String name) {
-    String value = form.getFirst(name);
-    return value == null ? "" : value;
   }
 }

@@ -1,7 +1,9 @@
 package io.agentteams.gateway.console.teams;
 
+import io.agentteams.gateway.console.ConsoleForm;
 import io.agentteams.gateway.console.ConsoleModel;
 import io.agentteams.gateway.console.ConsoleProperties;
+import io.agentteams.gateway.console.StatusFragment;
 import io.agentteams.gateway.console.api.ApiResult;
 import io.agentteams.gateway.console.api.ConsoleApi;
 import io.agentteams.gateway.console.api.Reads;
@@ -84,70 +86,45 @@ public class TeamsController {
    * currency; the ledger refuses every later request that would pass it.
    */
   @PostMapping("/console/budget")
-  public Mono<String> ownerBudget(Principal principal, ServerWebExchange exchange, Model model) {
+  public Mono<String> ownerBudget(
+      ConsoleForm form, Principal principal, ServerWebExchange exchange, Model model) {
     Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
-    return exchange
-        .getFormData()
+    String tokens = form.text("max_tokens").replace(",", "").strip();
+    Long limit = null;
+    if (!tokens.isEmpty()) {
+      limit = ConsoleForm.parseWholeNumber(tokens);
+      if (limit < 0) {
+        return StatusFragment.refused(exchange, model, "The budget is a whole number of tokens.");
+      }
+    }
+    Long maxTokens = limit;
+    return reads
+        .ownerSpend(owner)
         .flatMap(
-            form -> {
-              String typed = form.getFirst("max_tokens");
-              String tokens = typed == null ? "" : typed.replace(",", "").strip();
-              Long limit = null;
-              if (!tokens.isEmpty()) {
-                try {
-                  limit = Long.parseLong(tokens);
-                } catch (NumberFormatException e) {
-                  limit = -1L;
-                }
-                if (limit < 0) {
-                  return status(
-                      exchange,
-                      model,
-                      HttpStatus.UNPROCESSABLE_CONTENT,
-                      null,
-                      "The budget is a whole number of tokens.");
-                }
-              }
-              Long maxTokens = limit;
-              return reads
-                  .ownerSpend(owner)
-                  .flatMap(
-                      current -> {
-                        Map<String, Object> body = new LinkedHashMap<>();
-                        body.put("max_tokens", maxTokens);
-                        Spend.Limits set = current.owner().budget();
-                        body.put("max_cost", set == null ? null : set.maxCost());
-                        body.put("currency", current.currency());
-                        return api.put(owner, "/api/v1/budget", body);
-                      })
-                  .flatMap(
-                      result ->
-                          result.ok()
-                              ? status(
-                                  exchange,
-                                  model,
-                                  HttpStatus.OK,
-                                  maxTokens == null
-                                      ? "You have no budget across your teams now."
-                                      : "Budget across your teams set to "
-                                          + Format.INSTANCE.number(maxTokens)
-                                          + (maxTokens == 1 ? " token." : " tokens."),
-                                  null)
-                              : status(
-                                  exchange,
-                                  model,
-                                  HttpStatus.valueOf(
-                                      result.status() >= 400 && result.status() < 600
-                                          ? result.status()
-                                          : 502),
-                                  null,
-                                  result.message()))
-                  .onErrorResume(
-                      ApiResult.ApiException.class,
-                      e ->
-                          status(
-                              exchange, model, HttpStatus.BAD_GATEWAY, null, e.result().message()));
-            });
+            current -> {
+              Map<String, Object> body = new LinkedHashMap<>();
+              body.put("max_tokens", maxTokens);
+              Spend.Limits set = current.owner().budget();
+              body.put("max_cost", set == null ? null : set.maxCost());
+              body.put("currency", current.currency());
+              return api.put(owner, "/api/v1/budget", body);
+            })
+        .flatMap(
+            result ->
+                StatusFragment.outcome(
+                    exchange,
+                    model,
+                    result,
+                    maxTokens == null
+                        ? "You have no budget across your teams now."
+                        : "Budget across your teams set to "
+                            + Format.INSTANCE.number(maxTokens)
+                            + (maxTokens == 1 ? " token." : " tokens.")))
+        .onErrorResume(
+            ApiResult.ApiException.class,
+            e ->
+                StatusFragment.of(
+                    exchange, model, HttpStatus.BAD_GATEWAY, null, e.result().message()));
   }
 
   @GetMapping("/console/teams/new")
@@ -156,32 +133,28 @@ public class TeamsController {
   }
 
   @PostMapping("/console/teams")
-  public Mono<String> create(Principal principal, ServerWebExchange exchange, Model model) {
+  public Mono<String> create(
+      ConsoleForm form, Principal principal, ServerWebExchange exchange, Model model) {
     Caller.Owner owner = ConsoleModel.signedIn(principal).owner();
-    return exchange
-        .getFormData()
-        .flatMap(
-            form -> {
-              TeamDraft draft = TeamDraft.of(form);
-              Map<String, String> problems = draft.problems(limits);
-              if (!problems.isEmpty()) {
-                exchange.getResponse().setStatusCode(HttpStatus.UNPROCESSABLE_CONTENT);
-                return Mono.just(form(model, draft, problems, null));
+    TeamDraft draft = TeamDraft.of(form.fields());
+    Map<String, String> problems = draft.problems(limits);
+    if (!problems.isEmpty()) {
+      exchange.getResponse().setStatusCode(HttpStatus.UNPROCESSABLE_CONTENT);
+      return Mono.just(form(model, draft, problems, null));
+    }
+    return api.post(owner, "/api/v1/teams", draft.request())
+        .map(
+            result -> {
+              if (result.ok() && result.body() != null) {
+                return "redirect:/console/teams/" + result.body().path("id").asString();
               }
-              return api.post(owner, "/api/v1/teams", draft.request())
-                  .map(
-                      result -> {
-                        if (result.ok() && result.body() != null) {
-                          return "redirect:/console/teams/" + result.body().path("id").asString();
-                        }
-                        exchange
-                            .getResponse()
-                            .setStatusCode(
-                                result.status() >= 400 && result.status() < 500
-                                    ? HttpStatus.valueOf(result.status())
-                                    : HttpStatus.BAD_GATEWAY);
-                        return form(model, draft, Map.of(), result.message());
-                      });
+              exchange
+                  .getResponse()
+                  .setStatusCode(
+                      result.status() >= 400 && result.status() < 500
+                          ? HttpStatus.valueOf(result.status())
+                          : HttpStatus.BAD_GATEWAY);
+              return form(model, draft, Map.of(), result.message());
             });
   }
 
@@ -222,18 +195,6 @@ public class TeamsController {
         .ownerSpend(owner)
         .map(Optional::of)
         .onErrorResume(e -> Mono.just(Optional.empty()));
-  }
-
-  private static Mono<String> status(
-      ServerWebExchange exchange,
-      Model model,
-      HttpStatus status,
-      @Nullable String message,
-      @Nullable String error) {
-    exchange.getResponse().setStatusCode(status);
-    model.addAttribute("message", message);
-    model.addAttribute("error", error);
-    return Mono.just("fragments/status :: status");
   }
 
   private String form(
