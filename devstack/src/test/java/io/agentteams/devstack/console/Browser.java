@@ -298,9 +298,13 @@ public final class Browser implements AutoCloseable {
     assertThat(violations).as("axe violations on %s, %s, %d px", page, theme, width).isEmpty();
   }
 
-  /** Chromium's DevTools: for tests that cut the page's network. */
-  public void devtools(String command, Map<String, Object> parameters) {
-    driver.executeCdpCommand(command, parameters);
+  /**
+   * Chromium's DevTools: for tests that cut the page's network or add a script to every page.
+   *
+   * @return the command's result
+   */
+  public Map<String, Object> devtools(String command, Map<String, Object> parameters) {
+    return driver.executeCdpCommand(command, parameters);
   }
 
   private static String read(Path file) {
