@@ -203,3 +203,9 @@ form.addEventListener('htmx:afterRequest', (event) => {
   updateCounter(text);
   text.focus();
 });
+
+// A team just created opens here (its creation sends the person to #composer): the composer has
+// the focus, so asking the new team is the next keystroke, not fifteen Tabs away.
+if (location.hash === '#composer') {
+  text.focus();
+}

@@ -1,6 +1,6 @@
 // Behaviour every console page shares: the CSRF header on htmx requests, the theme toggle,
-// character and byte counters, JSON checks, relative ages, copy buttons. Every text it writes
-// goes through textContent, never innerHTML.
+// character and byte counters, JSON checks, relative ages, copy buttons, a confirmation's "No".
+// Every text it writes goes through textContent, never innerHTML.
 import { measure } from './text.js';
 
 const csrf = document.querySelector('meta[name="csrf-token"]');
@@ -117,6 +117,16 @@ document.addEventListener('submit', (event) => {
   const form = event.target;
   if (form instanceof HTMLFormElement && !form.hasAttribute('hx-post') && !guard(form)) {
     event.preventDefault();
+  }
+});
+
+// A confirmation's "No": closes the question and gives the focus back to what opened it.
+document.addEventListener('click', (event) => {
+  const dismiss = event.target instanceof Element && event.target.closest('[data-confirm-dismiss]');
+  const details = dismiss && dismiss.closest('details');
+  if (details) {
+    details.open = false;
+    details.querySelector('summary')?.focus();
   }
 });
 

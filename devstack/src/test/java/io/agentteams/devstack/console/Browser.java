@@ -238,8 +238,8 @@ public final class Browser implements AutoCloseable {
   }
 
   /**
-   * Runs axe-core in the page and returns its serious and critical violations, each as "rule:
-   * target (impact)".
+   * Runs axe-core in the page and returns every violation it finds, of any impact (minor and
+   * moderate as well as serious and critical), each as "rule: target (impact) summary".
    */
   @SuppressWarnings("unchecked")
   public List<String> accessibilityViolations() {
@@ -252,8 +252,7 @@ public final class Browser implements AutoCloseable {
             .executeAsyncScript(
                 "const done = arguments[arguments.length - 1];"
                     + " axe.run(document, {resultTypes: ['violations']})"
-                    + "   .then(r => done(r.violations.filter(v => v.impact === 'serious' ||"
-                    + "     v.impact === 'critical').flatMap(v => v.nodes.map(n => v.id + ': ' +"
+                    + "   .then(r => done(r.violations.flatMap(v => v.nodes.map(n => v.id + ': ' +"
                     + "     n.target.join(' ') + ' (' + v.impact + ') ' + n.failureSummary))))"
                     + "   .catch(e => done(['axe failed: ' + e]));");
     return (List<String>) result;
@@ -295,7 +294,7 @@ public final class Browser implements AutoCloseable {
     }
   }
 
-  /** Checks the page for serious and critical accessibility violations and saves a picture. */
+  /** Checks the page for accessibility violations of any impact and saves a picture. */
   public void checkAndCapture(String page, String theme, int width) {
     width(width);
     theme(theme);
@@ -312,14 +311,16 @@ public final class Browser implements AutoCloseable {
         throw new UncheckedIOException(e);
       }
     }
-    assertThat(violations)
-        .as("serious or critical axe violations on %s, %s, %d px", page, theme, width)
-        .isEmpty();
+    assertThat(violations).as("axe violations on %s, %s, %d px", page, theme, width).isEmpty();
   }
 
-  /** Chromium's DevTools: for tests that cut the page's network. */
-  public void devtools(String command, Map<String, Object> parameters) {
-    driver.executeCdpCommand(command, parameters);
+  /**
+   * Chromium's DevTools: for tests that cut the page's network or add a script to every page.
+   *
+   * @return the command's result
+   */
+  public Map<String, Object> devtools(String command, Map<String, Object> parameters) {
+    return driver.executeCdpCommand(command, parameters);
   }
 
   private static String read(Path file) {

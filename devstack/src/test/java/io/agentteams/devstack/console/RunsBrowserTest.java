@@ -11,6 +11,9 @@ import io.agentteams.sdk.worker.JobContext;
 import io.agentteams.sdk.worker.JobResult;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -24,7 +27,9 @@ import tools.jackson.databind.JsonNode;
  * A team run from the console: started with plan approval, the plan shown and approved on the run's
  * page, the timeline by phase (plan, rounds, synthesis) as the run goes on, the result; and a plan
  * rejected with a reason; a budgeted run's spend per member, run, team and model (a model named by
- * hostile markup, shown as text) and its export. The objective is hostile markup, shown as text.
+ * hostile markup, shown as text) and its export; a cancel that asks first, naming the run; a run's
+ * page reread on the team's event stream only, never by polling. The objective is hostile markup,
+ * shown as text.
  */
 @RealInfrastructure
 class RunsBrowserTest {
@@ -45,6 +50,9 @@ class RunsBrowserTest {
   private static String ownerToken;
   private static final List<AgentWorker> workers = new ArrayList<>();
 
+  /** Holds the analyst's jobs of a run whose objective says "(held)" until its test ends. */
+  private static final CountDownLatch held = new CountDownLatch(1);
+
   @BeforeAll
   static void setUp() {
     fixture = new ConsoleFixture();
@@ -62,6 +70,7 @@ class RunsBrowserTest {
 
   @AfterAll
   static void stopWorkers() {
+    held.countDown();
     workers.forEach(AgentWorker::close);
   }
 
@@ -176,6 +185,154 @@ class RunsBrowserTest {
         .containsExactlyInAnyOrder(HOSTILE_MODEL + ":225/75", "analyst-small-1:240/60");
   }
 
+  @Test
+  void aRunIsCancelledOnlyThroughAConfirmationThatNamesIt() {
+    String objective = "Close the quarter's books (held)";
+    try {
+      cancelWithConfirmation(objective);
+    } finally {
+      held.countDown();
+    }
+  }
+
+  private static void cancelWithConfirmation(String objective) {
+    startRun(objective, false);
+    String runId = shownRunId();
+    browser.waitForText(By.id("run-state"), "running");
+
+    browser.click(By.cssSelector("#run-cancel-confirm summary"));
+    assertThat(browser.waitFor(By.cssSelector("#run-cancel-confirm p")).getText())
+        .isEqualTo("Cancel the run " + objective + "? Its unfinished jobs are cancelled.");
+    // A live change while the question is open rereads the run and leaves the question open.
+    long rereads = rereads(runId);
+    boardChange("while the cancel is asked");
+    browser.waitUntil(d -> rereads(runId) > rereads);
+    assertThat(browser.waitFor(By.id("run-cancel")).isDisplayed()).isTrue();
+
+    browser.click(By.id("run-cancel-keep"));
+    browser.waitUntil(
+        d -> d.findElements(By.id("run-cancel")).stream().noneMatch(e -> e.isDisplayed()));
+    assertThat(browser.script("return document.activeElement.textContent;"))
+        .isEqualTo("Cancel the run");
+    assertThat(runState(runId)).isEqualTo("running");
+    assertThat(browser.driver().findElement(By.id("run-state")).getText()).isEqualTo("running");
+
+    browser.click(By.cssSelector("#run-cancel-confirm summary"));
+    browser.click(By.id("run-cancel"));
+    browser.waitForText(By.id("run-state"), "cancelled");
+    assertThat(runState(runId)).isEqualTo("cancelled");
+    assertThat(browser.driver().findElements(By.id("run-cancel-confirm"))).isEmpty();
+  }
+
+  /**
+   * The page counts the stream's changes (the "team-changed" the page's stream client tells) and
+   * the browser records every request: each reread of the run follows a change told since the one
+   * before, from the page's opening to the run's end. Changes come from the test (tasks on the
+   * team's board) and from the run itself, approved through the API, not the page. The page's clock
+   * runs its long timers a hundred times faster, so a poll every 2 s would reread every 20 ms and
+   * be seen between two changes with no wait of the test's own.
+   */
+  @Test
+  void aRunsPageIsRereadOnTheTeamsEventStreamAndNeverByPolling() {
+    Map<String, Object> recorder =
+        browser.devtools(
+            "Page.addScriptToEvaluateOnNewDocument",
+            Map.of(
+                "source",
+                "(() => { window.__changes = [];"
+                    + " addEventListener('team-changed',"
+                    + " () => window.__changes.push(performance.now()), true);"
+                    + " const fast = (schedule) => (fn, ms, ...args) =>"
+                    + "   schedule(fn, ms >= 1000 ? ms / 100 : ms, ...args);"
+                    + " window.setTimeout = fast(window.setTimeout.bind(window));"
+                    + " window.setInterval = fast(window.setInterval.bind(window)); })();"));
+    try {
+      startRun("Count the stock", true);
+      String runId = shownRunId();
+      browser.waitForText(By.id("run-state"), "awaiting approval");
+      assertThat(browser.count("[hx-trigger*='every']")).as("a polling trigger").isZero();
+      // The stream's opening tells a change: the page rereads once for what it may have missed.
+      browser.waitUntil(d -> rereads(runId) >= 1);
+      for (int change = 1; change <= 2; change++) {
+        long before = rereads(runId);
+        long told = changesTold();
+        boardChange("stock check " + change);
+        browser.waitUntil(d -> changesTold() > told && rereads(runId) > before);
+      }
+
+      fixture
+          .api
+          .post("/api/v1/teams/" + teamId + "/runs/" + runId + "/approve", ownerToken, Map.of())
+          .ok();
+      browser.waitForText(By.id("run-state"), "completed");
+
+      List<Double> changes = times("return window.__changes;");
+      List<Double> reads =
+          times(
+              "return performance.getEntriesByType('resource')"
+                  + ".filter(e => e.name.includes(arguments[0]))"
+                  + ".map(e => e.startTime).sort((a, b) => a - b);",
+              "/runs/" + runId + "/live");
+      double previous = Double.NEGATIVE_INFINITY;
+      for (double read : reads) {
+        double since = previous;
+        assertThat(changes)
+            .as("a change told between the rereads at %.0f ms and %.0f ms", since, read)
+            .anyMatch(told -> told > since && told <= read);
+        previous = read;
+      }
+      assertThat(reads).as("rereads of the run").hasSizeGreaterThanOrEqualTo(3);
+    } finally {
+      browser.devtools(
+          "Page.removeScriptToEvaluateOnNewDocument",
+          Map.of("identifier", recorder.get("identifier")));
+    }
+  }
+
+  /** A change on the team's event stream that touches no run: a task on the team's board. */
+  private static void boardChange(String title) {
+    String lead = fixture.memberToken(ownerToken, teamId, "lead");
+    fixture.task(
+        lead,
+        teamId,
+        Map.of("title", title, "write_scopes", List.of("/" + title.replace(' ', '-'))));
+  }
+
+  /** How many times the page read the run's body again. */
+  private static long rereads(String runId) {
+    Object count =
+        browser.script(
+            "return performance.getEntriesByType('resource')"
+                + ".filter(e => e.name.includes(arguments[0])).length;",
+            "/runs/" + runId + "/live");
+    return ((Number) count).longValue();
+  }
+
+  private static long changesTold() {
+    Object count = browser.script("return (window.__changes || []).length;");
+    return ((Number) count).longValue();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Double> times(String script, Object... args) {
+    return ((List<Object>) browser.script(script, args))
+        .stream().map(t -> ((Number) t).doubleValue()).toList();
+  }
+
+  private static String runState(String runId) {
+    return fixture
+        .api
+        .get("/api/v1/teams/" + teamId + "/runs/" + runId, ownerToken)
+        .ok()
+        .path("state")
+        .asString();
+  }
+
+  private static String shownRunId() {
+    String url = browser.driver().getCurrentUrl();
+    return url.substring(url.lastIndexOf('/') + 1);
+  }
+
   private static void assertModelRow(WebElement row, String model, String... figures) {
     List<WebElement> cells = row.findElements(By.cssSelector("th, td"));
     assertThat(cells.get(0).getText()).isEqualTo(model);
@@ -186,9 +343,15 @@ class RunsBrowserTest {
   }
 
   private static void startRun(String objective) {
+    startRun(objective, true);
+  }
+
+  private static void startRun(String objective, boolean approval) {
     browser.get(fixture.gateway + "/console/teams/" + teamId + "/runs");
     browser.type(browser.waitFor(By.id("run-objective")), objective);
-    browser.click(By.id("run-approval"));
+    if (approval) {
+      browser.click(By.id("run-approval"));
+    }
     browser.click(By.cssSelector("#run-form button[type='submit']"));
     browser.waitFor(By.id("run-body"));
   }
@@ -214,6 +377,14 @@ class RunsBrowserTest {
   }
 
   private static JobResult analyst(JobContext job) {
+    if (job.offer().input().contains("(held)")) {
+      try {
+        // Until the test lets go: the run stays running (its cancel makes the result unrecorded).
+        held.await(5, TimeUnit.MINUTES);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     Matcher task = TASK.matcher(job.offer().input());
     String key = task.find() ? task.group(1) : "?";
     return JobResult.completed(

@@ -9,14 +9,17 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.interactions.Actions;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Creating a team in the console: the name and goal counters at the exact limits in ASCII, CJK and
  * emoji (accepted there, refused one past with the draft kept), members from the catalog search
  * with kebab-case names checked as typed and one lead, a catalog that cannot be reached, and a
- * refusal by the service that keeps the draft.
+ * refusal by the service that keeps the draft; the new team's page opens with its composer in reach
+ * of the keyboard.
  */
 @RealInfrastructure
 class TeamCreationBrowserTest {
@@ -91,7 +94,7 @@ class TeamCreationBrowserTest {
       assertThat(counter("team-goal").getText()).endsWith(bytes(c.goalAtLimit()) + "/4000 bytes");
       submit();
       browser.waitForText(By.id("team-name"), c.nameAtLimit().substring(0, 2));
-      String teamId = browser.driver().getCurrentUrl().replaceAll(".*/console/teams/", "");
+      String teamId = createdTeamId();
       JsonNode team = fixture.api.get("/api/v1/teams/" + teamId, token).ok();
       assertThat(team.path("name").asString()).as(c.script()).isEqualTo(c.nameAtLimit());
       assertThat(team.path("goal").asString()).isEqualTo(c.goalAtLimit());
@@ -174,7 +177,7 @@ class TeamCreationBrowserTest {
     submit();
     browser.waitForText(By.id("team-name"), "Fact check");
 
-    String teamId = browser.driver().getCurrentUrl().replaceAll(".*/console/teams/", "");
+    String teamId = createdTeamId();
     JsonNode members = fixture.api.get("/api/v1/teams/" + teamId, token).ok().path("members");
     assertThat(members).hasSize(2);
     assertThat(members.get(0).path("name").asString()).isEqualTo("scout-lead");
@@ -221,6 +224,37 @@ class TeamCreationBrowserTest {
         .isEqualTo("Has a member bound to no agent");
     assertThat(browser.driver().findElements(By.cssSelector("#member-list [data-member-name]")))
         .hasSize(2);
+  }
+
+  @Test
+  void aNewTeamsComposerIsReachedInAtMostFiveTabPresses() {
+    browser.get(fixture.gateway + "/console/teams/new");
+    browser.waitFor(By.cssSelector("[data-add-member][data-agent-id=scout]")).click();
+    browser.waitFor(By.cssSelector("[data-add-member][data-agent-id=critic]")).click();
+    browser.type(browser.driver().findElement(By.id("team-name")), "Keyboard first");
+    browser.type(browser.driver().findElement(By.id("team-goal")), "Ask without a mouse");
+    submit();
+    browser.waitForText(By.id("team-name"), "Keyboard first");
+    browser.waitUntil(d -> "complete".equals(browser.script("return document.readyState;")));
+
+    int presses = 0;
+    while (!"composer-text".equals(browser.script("return document.activeElement.id;"))
+        && presses < 40) {
+      new Actions(browser.driver()).sendKeys(Keys.TAB).perform();
+      presses++;
+    }
+    assertThat(presses)
+        .as("Tab presses from the new team's page to its composer")
+        .isLessThanOrEqualTo(5);
+  }
+
+  /** The team whose page the browser shows, from its address. */
+  private static String createdTeamId() {
+    return browser
+        .driver()
+        .getCurrentUrl()
+        .replaceAll(".*/console/teams/", "")
+        .replaceAll("[?#].*", "");
   }
 
   private static WebElement counter(String field) {

@@ -146,7 +146,10 @@ public class TeamsController {
         .map(
             result -> {
               if (result.ok() && result.body() != null) {
-                return "redirect:/console/teams/" + result.body().path("id").asString();
+                // At its composer: asking the new team is the next thing to do.
+                return "redirect:/console/teams/"
+                    + result.body().path("id").asString()
+                    + "#composer";
               }
               exchange
                   .getResponse()
