@@ -70,6 +70,10 @@ public final class DevStack {
           10_000,
           "spring.kafka.consumer.properties.heartbeat.interval.ms",
           1_000,
+          // A consumer that stops has committed and left its group before it closes; its close
+          // then waited up to 2 s for the broker to answer its idle fetch, one service's stop.
+          "agentteams.consumer.close-timeout",
+          "1s",
           // One Postgres serves every service: a gateway whose services cannot reach it answers
           // 503 to every call, so it is not ready either.
           "agentteams.gateway.readiness.check-services",

@@ -30,9 +30,10 @@ import tools.jackson.databind.JsonNode;
 /**
  * The run command's stack as its users meet it, in a JVM of its own with the run command's
  * settings: a second start on its data folder refuses and leaves it serving, a webhook agent and an
- * A2A agent on 127.0.0.1 each complete a job, and a SIGTERM to the process that launched it (Maven,
- * for the run command) stops it in order — services, then Kafka, then Postgres — without a warning
- * or an error on the way, and leaves no process and no listening port behind.
+ * A2A agent on 127.0.0.1 each complete a job, its terminal shows no warning, error or logback
+ * status line after the banner, and a SIGTERM to the process that launched it (Maven, for the run
+ * command) stops it in order — services, then Kafka, then Postgres — without a warning or an error
+ * on the way, and leaves no process and no listening port behind.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DevStackLifecycleIntegrationTest {
@@ -54,10 +55,10 @@ class DevStackLifecycleIntegrationTest {
   @BeforeAll
   static void startTheStack() {
     settings = DevStackProcess.freshSettings(dir.resolve("devstack"));
-    // As the run command starts it: the child of another process, told to stop with it.
-    first =
-        DevStackProcess.launchUnderParent("lifecycle-first", settings)
-            .awaitUp(Duration.ofMinutes(6));
+    // As the run command starts it: the child of another process, told to stop with it. Held
+    // before it is up, so that a start that times out is stopped too (stopTheStack).
+    first = DevStackProcess.launchUnderParent("lifecycle-first", settings);
+    first.awaitUp(Duration.ofMinutes(6));
   }
 
   @AfterAll
@@ -257,8 +258,31 @@ class DevStackLifecycleIntegrationTest {
                     .contains(j.get("state").asString()));
   }
 
+  /**
+   * After the tests that use the stack (its API, agents on loopback, a refused second start) and a
+   * read of the whole API's description, which gathers every service's: nothing on the terminal
+   * since the banner is a warning, an error or one of logback's own status lines.
+   */
   @Test
   @Order(2)
+  void afterTheBannerTheTerminalShowsNoWarningErrorOrLogbackStatusLine() {
+    Api api = new Api(first.gatewayUrl());
+    JsonNode description = api.get("/v3/api-docs", null).ok();
+    assertThat(description.has("x-unavailable")).as(description.toString()).isFalse();
+    assertThat(description.get("paths").size()).isGreaterThan(20);
+
+    String output = first.output();
+    String afterBanner = output.substring(output.indexOf("Agent Teams is up"));
+    List<String> complaints =
+        afterBanner
+            .lines()
+            .filter(line -> line.matches(".*\\b(WARN|ERROR)\\b.*") || line.contains(" |-"))
+            .toList();
+    assertThat(complaints).as(afterBanner).isEmpty();
+  }
+
+  @Test
+  @Order(3)
   void sigtermToTheCommandStopsEveryPartWithoutAWarningOrAnError() throws Exception {
     Path postmasterPid = dir.resolve("devstack/postgres/postmaster.pid");
     long postmaster = Long.parseLong(Files.readAllLines(postmasterPid).get(0).trim());

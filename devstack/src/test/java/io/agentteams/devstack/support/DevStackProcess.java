@@ -15,13 +15,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The run command's launcher ({@link DevStack}) in a JVM of its own, as a user starts it, on a data
  * folder and loopback ports of the test's choosing; its output goes to a file the test reads.
  */
 public final class DevStackProcess implements AutoCloseable {
+
+  /** How long a stop may take before the process is killed: the run command stops in seconds. */
+  private static final Duration STOP = Duration.ofMinutes(2);
 
   private final Process process;
   private final ProcessHandle stack;
@@ -215,15 +220,63 @@ public final class DevStackProcess implements AutoCloseable {
     process.destroy();
   }
 
+  /**
+   * Stops it, whatever it has got to: up, still starting (a start that timed out) or stuck. Asked
+   * first, as a user does; killed if it does not stop in time, its Postgres with it (a killed stack
+   * cannot stop the Postgres it started).
+   */
   @Override
   public void close() {
-    if (process.isAlive()) {
-      process.destroy();
-      awaitExit(Duration.ofMinutes(2));
+    boolean stopped = stop(process.toHandle()) & stop(stack);
+    if (!stopped) {
+      postmaster().ifPresent(DevStackProcess::kill);
     }
-    if (stack.isAlive()) {
-      stack.destroy();
-      awaitStackGone(Duration.ofMinutes(2));
+  }
+
+  /** Whether it stopped when asked. */
+  private static boolean stop(ProcessHandle process) {
+    if (!process.isAlive()) {
+      return true;
+    }
+    process.destroy();
+    if (endsWithin(process, STOP)) {
+      return true;
+    }
+    kill(process);
+    return false;
+  }
+
+  private static void kill(ProcessHandle process) {
+    process.destroyForcibly();
+    if (!endsWithin(process, STOP)) {
+      throw new IllegalStateException("process " + process.pid() + " outlived a kill");
+    }
+  }
+
+  private static boolean endsWithin(ProcessHandle process, Duration timeout) {
+    try {
+      process.onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The stack's Postgres server, if one runs on its data folder. */
+  private Optional<ProcessHandle> postmaster() {
+    Path pidFile = postgresData().resolve("postmaster.pid");
+    try {
+      return Files.isRegularFile(pidFile)
+          ? ProcessHandle.of(Long.parseLong(Files.readAllLines(pidFile).get(0).trim()))
+          : Optional.empty();
+    } catch (IOException | RuntimeException unreadable) {
+      // Written as the server starts: one that is half written names no server yet.
+      return Optional.empty();
     }
   }
 }

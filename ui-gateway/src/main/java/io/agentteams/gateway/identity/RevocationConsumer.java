@@ -4,6 +4,7 @@ import io.agentteams.contracts.Topics;
 import io.agentteams.contracts.token.TokensRevoked;
 import io.agentteams.platform.event.EventCodec;
 import io.agentteams.platform.event.EventEnvelope;
+import io.agentteams.platform.kafka.PrivateGroupConsumerFactory;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -20,7 +21,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
 import org.springframework.kafka.listener.ContainerProperties;
@@ -87,7 +87,7 @@ public class RevocationConsumer implements SmartLifecycle {
         });
     container =
         new ConcurrentMessageListenerContainer<>(
-            new DefaultKafkaConsumerFactory<>(config), properties);
+            new PrivateGroupConsumerFactory<>(config), properties);
     container.setBeanName("ui-gateway-revocations");
   }
 

@@ -1,6 +1,7 @@
 package io.agentteams.gateway.stream;
 
 import io.agentteams.contracts.Topics;
+import io.agentteams.platform.kafka.PrivateGroupConsumerFactory;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
@@ -16,7 +17,6 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.MicrometerConsumerListener;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
@@ -60,8 +60,8 @@ public class FeedConsumer implements SmartLifecycle {
             }
           }
         });
-    DefaultKafkaConsumerFactory<String, String> consumers =
-        new DefaultKafkaConsumerFactory<>(config);
+    PrivateGroupConsumerFactory<String, String> consumers =
+        new PrivateGroupConsumerFactory<>(config);
     // Client metrics, among them how far the feed lags
     // (kafka_consumer_fetch_manager_records_lag_max).
     consumers.addListener(new MicrometerConsumerListener<>(meters));

@@ -71,7 +71,7 @@ public final class EventListeners implements SmartLifecycle {
     config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, properties.maxBatch());
     DefaultKafkaConsumerFactory<String, String> factory =
         properties.leaveGroupOnClose()
-            ? new GroupLeavingConsumerFactory<>(config)
+            ? new GroupLeavingConsumerFactory<>(config, properties.closeTimeout())
             : new DefaultKafkaConsumerFactory<>(config);
     // Client metrics, among them each consumer's lag
     // (kafka_consumer_fetch_manager_records_lag_max).

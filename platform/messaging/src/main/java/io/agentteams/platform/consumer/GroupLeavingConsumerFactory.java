@@ -23,12 +23,16 @@ import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
  * removes one): its partitions would go unread for the whole session time-out. spring-kafka's
  * listener container has no setting for how it closes its consumer, so the consumer decides: every
  * close leaves. A process that dies without closing (a {@code kill -9}) sends nothing and keeps its
- * static membership: restarted under its name, it takes its partitions back without a rebalance.
+ * static membership: restarted under its name, it takes its partitions back without a rebalance. A
+ * close that is given no time-out (the container's) takes at most the factory's.
  */
 final class GroupLeavingConsumerFactory<K, V> extends DefaultKafkaConsumerFactory<K, V> {
 
-  GroupLeavingConsumerFactory(Map<String, Object> config) {
+  private final Duration closeTimeout;
+
+  GroupLeavingConsumerFactory(Map<String, Object> config, Duration closeTimeout) {
     super(config);
+    this.closeTimeout = closeTimeout;
   }
 
   @Override
@@ -67,7 +71,7 @@ final class GroupLeavingConsumerFactory<K, V> extends DefaultKafkaConsumerFactor
 
     @Override
     public void close() {
-      close(leave());
+      close(leave().withTimeout(closeTimeout));
     }
 
     @Override

@@ -33,7 +33,8 @@ class GroupLeavingConsumerFactoryTest {
               ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
               StringDeserializer.class,
               ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-              StringDeserializer.class));
+              StringDeserializer.class),
+          Duration.ofSeconds(30));
 
   @Test
   void anUnsubscribeNotFollowedByACloseTakesEffectBeforeTheConsumerIsUsedAgain() {

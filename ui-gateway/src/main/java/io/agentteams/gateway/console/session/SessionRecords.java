@@ -1,5 +1,6 @@
 package io.agentteams.gateway.console.session;
 
+import io.agentteams.platform.kafka.PrivateGroupConsumerFactory;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,7 +28,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.http.codec.ServerSentEvent;
-import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
@@ -101,7 +101,7 @@ public class SessionRecords implements SmartLifecycle {
         (MessageListener<String, String>) (ConsumerRecord<String, String> record) -> apply(record));
     container =
         new ConcurrentMessageListenerContainer<>(
-            new DefaultKafkaConsumerFactory<>(consuming), listening);
+            new PrivateGroupConsumerFactory<>(consuming), listening);
     container.setBeanName("ui-gateway-console-sessions");
     Gauge.builder(HELD, sessions, Map::size)
         .description("Console sessions this gateway replica holds records of")
