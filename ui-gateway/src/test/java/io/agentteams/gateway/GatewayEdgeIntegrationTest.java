@@ -728,49 +728,6 @@ class GatewayEdgeIntegrationTest {
     assertThat(services.hits()).hasSize(1);
   }
 
-  /**
-   * Routed requests and the gateway's own client calls (here: to the services' API descriptions)
-   * are both measured: under one name, with tags that differ, Prometheus kept only the first.
-   */
-  @Test
-  void measuresRoutedRequestsAndItsOwnClientCallsEachUnderANameOfTheirOwn() {
-    web.get()
-        .uri("/api/v1/teams/" + StubServices.TEAM)
-        .header("Authorization", "Bearer " + devToken(web, StubServices.OWNER))
-        .exchange()
-        .expectStatus()
-        .isOk();
-    web.get().uri("/v3/api-docs").exchange().expectStatus().isOk();
-    WebTestClient management =
-        WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + managementPort).build();
-
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .untilAsserted(
-            () -> {
-              List<String> scrape =
-                  management
-                      .get()
-                      .uri("/actuator/prometheus")
-                      .exchange()
-                      .expectBody(String.class)
-                      .returnResult()
-                      .getResponseBody()
-                      .lines()
-                      .toList();
-              assertThat(scrape)
-                  .anyMatch(
-                      line ->
-                          line.startsWith(
-                                  "spring_cloud_gateway_http_client_requests_seconds_count{")
-                              && line.contains("spring_cloud_gateway_route_id=\"team\""))
-                  .anyMatch(
-                      line ->
-                          line.startsWith("http_client_requests_seconds_count{")
-                              && line.contains("uri=\"/v3/api-docs\""));
-            });
-  }
-
   @Test
   void answersReadsWithAnEtagAnd304WhenTheClientAlreadyHasThatRepresentation() {
     String token = devToken(web, StubServices.OWNER);
