@@ -71,30 +71,7 @@ public record ConsumerProperties(
         maxBatch,
         null,
         true,
-        Duration.ofSeconds(1));
-  }
-
-  /** Settings whose consumers close with Kafka's default time-out. */
-  public ConsumerProperties(
-      int retries,
-      Duration initialBackoff,
-      Duration maxBackoff,
-      Duration handlerTimeout,
-      Duration dedupeRetention,
-      int maxBatch,
-      @Nullable String instanceId,
-      boolean leaveGroupOnClose,
-      Duration commitInterval) {
-    this(
-        retries,
-        initialBackoff,
-        maxBackoff,
-        handlerTimeout,
-        dedupeRetention,
-        maxBatch,
-        instanceId,
-        leaveGroupOnClose,
-        commitInterval,
+        Duration.ofSeconds(1),
         Duration.ofSeconds(30));
   }
 

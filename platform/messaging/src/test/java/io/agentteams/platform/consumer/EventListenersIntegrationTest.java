@@ -134,7 +134,8 @@ class EventListenersIntegrationTest {
             200,
             null,
             true,
-            Duration.ofHours(1));
+            Duration.ofHours(1),
+            Duration.ofSeconds(30));
     List<EventSubscription> logging =
         List.of(new EventSubscription("commits", List.of(topic), 1, effects.logAs("commits")));
     EventListeners first = fixture.listeners(application, Map.of(), rarely, logging);
@@ -190,7 +191,8 @@ class EventListenersIntegrationTest {
             200,
             "replica-1",
             true,
-            Duration.ofSeconds(1));
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(30));
     // The replica's previous life: it joined as the same static member (its one consumer thread is
     // number 0), then died without leaving the group.
     crashedMember(application + ".rejoin", "replica-1.rejoin-0", topic, slowSessions);
@@ -276,7 +278,8 @@ class EventListenersIntegrationTest {
             200,
             instance,
             true,
-            Duration.ofSeconds(1)),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(30)),
         List.of(new EventSubscription("handover", List.of(topic), 1, event -> Mono.empty())));
   }
 
